@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+// xdg-share: share extensions for the Linux desktop.
+
+import PackageDescription
+
+let package = Package(
+  name: "xdg-share",
+  products: [
+    .executable(name: "xdg-share", targets: ["xdg-share"]),
+    .library(name: "ShareCore", targets: ["ShareCore"]),
+  ],
+  targets: [
+    // System C libraries. Only the wrapper modules below import them.
+    .systemLibrary(
+      name: "CGLib", path: "Sources/System/CGLib", pkgConfig: "gio-unix-2.0",
+      providers: [.apt(["libglib2.0-dev"])]),
+    .systemLibrary(
+      name: "CDBus", path: "Sources/System/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+
+    // The pure core: bundles, rules, type identifiers, registry. No C.
+    .target(name: "ShareCore"),
+
+    // The only module that calls GLib/GIO.
+    .target(name: "ShareGLib", dependencies: ["CGLib", "ShareCore"], path: "Sources/Wrappers/ShareGLib"),
+
+    // The only module that calls libdbus.
+    .target(name: "ShareDBus", dependencies: ["CDBus", "ShareCore"], path: "Sources/Wrappers/ShareDBus"),
+
+    // The command line: argument parsing, wording, one file per command.
+    .target(name: "ShareCommandLine", dependencies: ["ShareCore", "ShareGLib", "ShareDBus"]),
+    .executableTarget(name: "xdg-share", dependencies: ["ShareCommandLine"]),
+
+    // Benchmarks are executables, run in release: `swift run -c release share-bench`.
+    .executableTarget(
+      name: "share-bench", dependencies: ["ShareCore", "ShareGLib"], path: "Benchmarks/share-bench"),
+
+    .target(name: "ShareTestSupport", dependencies: ["ShareCore"], path: "Tests/ShareTestSupport"),
+    .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "ShareTestSupport"]),
+    .testTarget(name: "ShareGLibTests", dependencies: ["ShareGLib", "ShareCore"]),
+    .testTarget(
+      name: "CommandLineTests", dependencies: ["ShareTestSupport"],
+      resources: [.copy("Snapshots")]),
+  ]
+)
+
+// Strict settings for every target, in one place.
+for target in package.targets where [.regular, .executable, .test].contains(target.type) {
+  var settings = target.swiftSettings ?? []
+  settings.append(.enableUpcomingFeature("ExistentialAny"))
+  settings.append(.unsafeFlags(["-warnings-as-errors"]))
+  target.swiftSettings = settings
+}

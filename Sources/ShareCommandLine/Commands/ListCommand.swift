@@ -1,0 +1,39 @@
+import Foundation
+import ShareCore
+import ShareGLib
+
+/// `xdg-share list`: every offered service, or those that accept the given items.
+enum ListCommand {
+  static func run(_ options: ListOptions, context: ToolContext) -> ExitCode {
+    let registry = context.loadRegistry()
+    let environment = context.serviceEnvironment(for: registry.services)
+    let services: [ShareService]
+    if options.selection.isEmpty {
+      services = registry.offered(in: environment)
+    } else {
+      let types = SharedMIMEDatabase.typeSystem()
+      guard let attachments = context.attachments(for: options.selection, types: types) else { return .failure }
+      services = registry.offered(
+        accepting: ActivationSelection(attachments: attachments, types: types), in: environment)
+    }
+    if options.json {
+      context.output.line(JSON.encode(services.map(ServiceSummary.init)))
+    } else {
+      let width = services.map(\.id.count).max() ?? 0
+      for service in services {
+        context.output.line(service.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + service.name)
+      }
+    }
+    return .success
+  }
+}
+
+/// JSON output: sorted keys, no escaped slashes, so it is stable and readable.
+enum JSON {
+  static func encode(_ value: some Encodable) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(value) else { return "null" }
+    return String(decoding: data, as: UTF8.self)
+  }
+}

@@ -1,0 +1,156 @@
+import ShareCore
+
+/// Turns argv into a ``Command``. Hand-written: no argument-parsing package can be fetched here,
+/// and the rules are few: options before `--`, `--name=value` or `--name value`, and every
+/// argument after `--` is a path taken as raw bytes.
+public enum Parser {
+  /// Parses the arguments after the program name.
+  public static func parse(_ arguments: [[UInt8]]) throws(UsageError) -> Command {
+    guard let first = arguments.first else { return .help(nil) }
+    let word = String(decoding: first, as: UTF8.self)
+    let rest = Array(arguments.dropFirst())
+    switch word {
+    case "--help", "-h", "help":
+      if let topic = rest.first.map({ String(decoding: $0, as: UTF8.self) }) {
+        guard let name = CommandName(rawValue: topic) else {
+          throw .unknownCommand(topic, suggestion: Suggestion.nearest(to: topic, in: CommandName.allCases.map(\.rawValue)))
+        }
+        return .help(name)
+      }
+      return .help(nil)
+    case "--version", "-V": return .version
+    default: break
+    }
+    guard let name = CommandName(rawValue: word) else {
+      if word.hasPrefix("-") && word != "-" {
+        throw .unknownOption(word, command: nil, suggestion: Suggestion.nearest(to: word, in: ["--help", "--version"]))
+      }
+      throw .unknownCommand(word, suggestion: Suggestion.nearest(to: word, in: CommandName.allCases.map(\.rawValue)))
+    }
+    var cursor = ArgumentCursor(rest, command: name)
+    if try cursor.wantsHelp() { return .help(name) }
+    switch name {
+    case .list: return .list(try parseList(&cursor))
+    case .validate: return try parseValidate(&cursor)
+    }
+  }
+
+  private static func parseList(_ cursor: inout ArgumentCursor) throws(UsageError) -> ListOptions {
+    var options = ListOptions()
+    while let argument = try cursor.next() {
+      switch argument {
+      case .option("--json", let value):
+        try cursor.refuseValue(value, of: "--json")
+        options.json = true
+      case .option(let option, let value) where SelectionOption(rawValue: option) != nil:
+        options.selection.items.append(
+          try SelectionOption(rawValue: option)!.item(try cursor.value(for: option, inline: value)))
+      case .option(let option, _):
+        throw .unknownOption(
+          option, command: .list, suggestion: Suggestion.nearest(to: option, in: ["--json"] + SelectionOption.names))
+      case .positional(let bytes):
+        options.selection.items.append(.file(FilePath(bytes: bytes)))
+      }
+    }
+    return options
+  }
+
+  private static func parseValidate(_ cursor: inout ArgumentCursor) throws(UsageError) -> Command {
+    var paths: [FilePath] = []
+    while let argument = try cursor.next() {
+      switch argument {
+      case .option(let option, _):
+        throw .unknownOption(option, command: .validate, suggestion: nil)
+      case .positional(let bytes):
+        paths.append(FilePath(bytes: bytes))
+      }
+    }
+    guard !paths.isEmpty else { throw .missingArgument("PATH", command: .validate) }
+    return .validate(paths: paths)
+  }
+}
+
+/// The options that add to a selection, shared by every command that takes one.
+enum SelectionOption: String {
+  case text = "--text"
+  case url = "--url"
+
+  static let names = ["--text", "--url"]
+
+  func item(_ value: [UInt8]) throws(UsageError) -> ShareItem {
+    let string = String(decoding: value, as: UTF8.self)
+    switch self {
+    case .text:
+      return .text(string)
+    case .url:
+      if let path = FilePath(fileURL: string) { return .file(path) }
+      guard Self.isAbsoluteURL(string) else {
+        throw .invalidValue(option: rawValue, value: string, expected: "an absolute URL such as https://example.org/")
+      }
+      return .webURL(string)
+    }
+  }
+
+  /// `scheme:rest` with an RFC 3986 scheme and no spaces.
+  static func isAbsoluteURL(_ string: String) -> Bool {
+    guard let colon = string.firstIndex(of: ":"), colon != string.startIndex,
+      string.index(after: colon) != string.endIndex
+    else { return false }
+    let scheme = string[..<colon]
+    return scheme.first!.isLetter
+      && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+      && !string.contains(where: { $0.isWhitespace })
+  }
+}
+
+/// Walks the arguments of one subcommand.
+struct ArgumentCursor {
+  enum Argument: Equatable {
+    /// `--name` or `--name=value` (`value` then holds what follows `=`).
+    case option(String, inlineValue: [UInt8]?)
+    case positional([UInt8])
+  }
+
+  private var arguments: ArraySlice<[UInt8]>
+  private var afterSeparator = false
+  let command: CommandName
+
+  init(_ arguments: [[UInt8]], command: CommandName) {
+    self.arguments = arguments[...]
+    self.command = command
+  }
+
+  /// Whether `--help` or `-h` appears before `--`.
+  func wantsHelp() throws(UsageError) -> Bool {
+    for argument in arguments {
+      if argument == Array("--".utf8) { return false }
+      if argument == Array("--help".utf8) || argument == Array("-h".utf8) { return true }
+    }
+    return false
+  }
+
+  mutating func next() throws(UsageError) -> Argument? {
+    guard let argument = arguments.popFirst() else { return nil }
+    if afterSeparator { return .positional(argument) }
+    if argument == Array("--".utf8) {
+      afterSeparator = true
+      return try next()
+    }
+    guard argument.first == UInt8(ascii: "-"), argument.count > 1 else { return .positional(argument) }
+    if let equals = argument.firstIndex(of: UInt8(ascii: "=")), argument.starts(with: "--".utf8) {
+      return .option(String(decoding: argument[..<equals], as: UTF8.self), inlineValue: Array(argument[(equals + 1)...]))
+    }
+    return .option(String(decoding: argument, as: UTF8.self), inlineValue: nil)
+  }
+
+  /// The value of an option: after `=`, or the next argument.
+  mutating func value(for option: String, inline: [UInt8]?) throws(UsageError) -> [UInt8] {
+    if let inline { return inline }
+    guard let value = arguments.popFirst() else { throw .missingValue(option: option) }
+    return value
+  }
+
+  func refuseValue(_ inline: [UInt8]?, of option: String) throws(UsageError) {
+    if inline != nil { throw .flagTakesNoValue(option: option) }
+  }
+}

@@ -1,0 +1,10 @@
+/// A command line that cannot be understood, as data; ``Usage`` words it. Exit code 2.
+public enum UsageError: Error, Equatable, Sendable {
+  case unknownCommand(String, suggestion: String?)
+  case unknownOption(String, command: CommandName?, suggestion: String?)
+  case missingValue(option: String)
+  case unexpectedArgument(String, command: CommandName)
+  case missingArgument(String, command: CommandName)
+  case invalidValue(option: String, value: String, expected: String)
+  case flagTakesNoValue(option: String)
+}

@@ -1,0 +1,30 @@
+import ShareCore
+
+/// The `xdg-share` program: parses argv and runs one command.
+public enum XDGShareTool {
+  /// Runs the command line `arguments` (without the program name) and returns the exit code.
+  public static func run(arguments: [[UInt8]], environment: [String: String], output: Output = .standard) -> Int32 {
+    let context = ToolContext(environment: environment, output: output)
+    let command: Command
+    do {
+      command = try Parser.parse(arguments)
+    } catch {
+      output.error(Usage.message(for: error))
+      return ExitCode.usage.rawValue
+    }
+    let code: ExitCode
+    switch command {
+    case .help(let topic):
+      output.line(Usage.help(for: topic))
+      code = .success
+    case .version:
+      output.line("xdg-share \(Usage.version)")
+      code = .success
+    case .list(let options):
+      code = ListCommand.run(options, context: context)
+    case .validate(let paths):
+      code = ValidateCommand.run(paths: paths, context: context)
+    }
+    return code.rawValue
+  }
+}

@@ -1,0 +1,47 @@
+/// The Info.plist keys xdg-share reads, in one table: Apple's, and the Linux additions.
+public enum InfoPlistKey {
+  public static let identifier = "CFBundleIdentifier"
+  public static let displayName = "CFBundleDisplayName"
+  public static let name = "CFBundleName"
+  public static let executable = "CFBundleExecutable"
+  public static let shortVersion = "CFBundleShortVersionString"
+  public static let iconName = "CFBundleIconName"
+  public static let iconFile = "CFBundleIconFile"
+  public static let extensionDictionary = "NSExtension"
+  public static let extensionPoint = "NSExtensionPointIdentifier"
+  public static let extensionAttributes = "NSExtensionAttributes"
+  public static let activationRule = "NSExtensionActivationRule"
+
+  /// Linux additions, all prefixed `XDGShare`.
+  public static let description = "XDGShareDescription"
+  public static let requiredPrograms = "XDGShareRequiredPrograms"
+  public static let requiredBusNames = "XDGShareRequiredBusNames"
+  public static let timeout = "XDGShareTimeout"
+  public static let applicationGroups = "XDGShareApplicationGroups"
+
+  /// The only extension point a share service may declare.
+  public static let shareServicesExtensionPoint = "com.apple.share-services"
+
+  /// Keys of the top-level dictionary with a meaning here; others (Apple's many `CF…`/`LS…` keys)
+  /// are ignored, and unknown `XDGShare…` keys are reported as likely typos.
+  static let linuxKeys = [description, requiredPrograms, requiredBusNames, timeout, applicationGroups]
+
+  /// The keys of the dictionary form of `NSExtensionActivationRule`.
+  public enum Rule {
+    public static let maxAttachments = "NSExtensionActivationSupportsAttachmentsWithMaxCount"
+    public static let minAttachments = "NSExtensionActivationSupportsAttachmentsWithMinCount"
+    public static let maxFiles = "NSExtensionActivationSupportsFileWithMaxCount"
+    public static let maxImages = "NSExtensionActivationSupportsImageWithMaxCount"
+    public static let maxMovies = "NSExtensionActivationSupportsMovieWithMaxCount"
+    public static let supportsText = "NSExtensionActivationSupportsText"
+    public static let maxWebURLs = "NSExtensionActivationSupportsWebURLWithMaxCount"
+    public static let maxWebPages = "NSExtensionActivationSupportsWebPageWithMaxCount"
+    public static let version = "NSExtensionActivationDictionaryVersion"
+    public static let strictMatching = "NSExtensionActivationUsesStrictMatching"
+
+    static let all = [
+      maxAttachments, minAttachments, maxFiles, maxImages, maxMovies, supportsText, maxWebURLs, maxWebPages,
+      version, strictMatching,
+    ]
+  }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Chooses a bundle's localization the way gettext chooses a catalog.
+public enum Localization {
+  /// The `.lproj` names to try, most preferred first, from `LANGUAGE`, `LC_ALL`, `LC_MESSAGES` and
+  /// `LANG`. As in gettext, `LANGUAGE` is honoured only when the locale is not `C`/`POSIX`.
+  public static func preferredLanguages(environment: [String: String]) -> [String] {
+    func value(_ name: String) -> String? {
+      environment[name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+    guard let locale = value("LC_ALL") ?? value("LC_MESSAGES") ?? value("LANG"),
+      locale != "C", locale != "POSIX", !locale.hasPrefix("C.")
+    else { return [] }
+    let requested = value("LANGUAGE").map { $0.split(separator: ":").map(String.init) } ?? [locale]
+    var result: [String] = []
+    for entry in requested {
+      for name in lprojNames(forLocale: entry) where !result.contains(name) {
+        result.append(name)
+      }
+    }
+    return result
+  }
+
+  /// `pt_BR.UTF-8@euro` → `pt_BR`, `pt-BR`, `pt`, `Portuguese`; Chinese also by script.
+  static func lprojNames(forLocale locale: String) -> [String] {
+    let base = locale.split(separator: ".", maxSplits: 1)[0].split(separator: "@", maxSplits: 1)[0]
+    guard !base.isEmpty, base != "C", base != "POSIX" else { return [] }
+    let parts = base.split(separator: "_", maxSplits: 1)
+    let language = String(parts[0])
+    var names: [String] = []
+    if parts.count == 2 {
+      let region = String(parts[1])
+      if language == "zh" {
+        names.append(["TW", "HK", "MO"].contains(region) ? "zh-Hant" : "zh-Hans")
+      }
+      names += ["\(language)_\(region)", "\(language)-\(region)"]
+    }
+    names.append(language)
+    if let legacy = legacyNames[language] { names.append(legacy) }
+    return names
+  }
+
+  /// The names older bundles use for their `.lproj` folders.
+  private static let legacyNames = [
+    "en": "English", "de": "German", "fr": "French", "es": "Spanish", "it": "Italian", "ja": "Japanese",
+    "nl": "Dutch",
+  ]
+
+  /// The strings of the first `<language>.lproj/InfoPlist.strings` found in the bundle.
+  static func strings(inBundle bundlePath: String, languages: [String]) -> [String: String] {
+    for language in languages {
+      let path = "\(bundlePath)/\(language).lproj/InfoPlist.strings"
+      guard let data = FileManager.default.contents(atPath: path) else { continue }
+      guard case .dictionary(let table)? = try? PropertyListValue.parse(utf8(data)) else { continue }
+      return table.compactMapValues(\.stringValue)
+    }
+    return [:]
+  }
+
+  /// `.strings` files are often UTF-16 with a byte-order mark; the parser wants UTF-8.
+  private static func utf8(_ data: Data) -> Data {
+    let bytes = [UInt8](data.prefix(2))
+    guard bytes == [0xFF, 0xFE] || bytes == [0xFE, 0xFF],
+      let text = String(data: data, encoding: .utf16)
+    else { return data }
+    return Data(text.utf8)
+  }
+}

@@ -1,0 +1,79 @@
+/// An installed share service: a loaded, valid `*.shareext` bundle.
+public struct ShareService: Sendable, Identifiable, Equatable {
+  /// `CFBundleIdentifier`, e.g. `org.xdgshare.save-to-folder`.
+  public var id: String
+  /// The display name in the user's language.
+  public var name: String
+  /// A freedesktop icon name, or the absolute path of an image file in the bundle.
+  public var icon: String
+  /// A one-line description in the user's language, when the bundle gives one.
+  public var description: String?
+  /// `CFBundleShortVersionString`.
+  public var version: String?
+  /// The bundle directory.
+  public var bundlePath: String
+  /// The absolute path of the program to run.
+  public var executablePath: String
+  public var rule: ActivationRule
+  /// What must be present for the service to be offered.
+  public var requirements: Requirements
+  /// How long a request may run, in seconds, when the bundle sets it.
+  public var timeout: Double?
+  /// The App Groups whose shared containers the service may use.
+  public var applicationGroups: [String]
+
+  /// The icon name used when a bundle names none.
+  public static let defaultIcon = "document-send"
+
+  public init(
+    id: String, name: String, icon: String = ShareService.defaultIcon, description: String? = nil,
+    version: String? = nil, bundlePath: String, executablePath: String, rule: ActivationRule,
+    requirements: Requirements = Requirements(), timeout: Double? = nil, applicationGroups: [String] = []
+  ) {
+    self.id = id
+    self.name = name
+    self.icon = icon
+    self.description = description
+    self.version = version
+    self.bundlePath = bundlePath
+    self.executablePath = executablePath
+    self.rule = rule
+    self.requirements = requirements
+    self.timeout = timeout
+    self.applicationGroups = applicationGroups
+  }
+}
+
+/// What a service needs in order to be shown (the Linux additions to Info.plist).
+public struct Requirements: Sendable, Equatable {
+  /// `XDGShareRequiredPrograms`: programs that must be on `PATH`. A list of alternatives
+  /// separated by `|` (`wl-copy|xclip|xsel`) is met when any one is there.
+  public var programs: [String]
+  /// `XDGShareRequiredBusNames`: names that must be owned or activatable on the session bus.
+  public var busNames: [String]
+
+  public init(programs: [String] = [], busNames: [String] = []) {
+    self.programs = programs
+    self.busNames = busNames
+  }
+
+  public var isEmpty: Bool { programs.isEmpty && busNames.isEmpty }
+}
+
+/// Answers whether a service's requirements are met on this desktop.
+///
+/// The seam between the registry and the live system: the command line checks `PATH` and the
+/// session bus, tests answer from a table.
+public protocol ServiceEnvironment: Sendable {
+  func isProgramAvailable(_ name: String) -> Bool
+  func isBusNameAvailable(_ name: String) -> Bool
+}
+
+extension ServiceEnvironment {
+  /// Whether every requirement is met; a `|`-separated alternative needs any one program.
+  public func satisfies(_ requirements: Requirements) -> Bool {
+    requirements.programs.allSatisfy { alternatives in
+      alternatives.split(separator: "|").contains { isProgramAvailable(String($0)) }
+    } && requirements.busNames.allSatisfy(isBusNameAvailable)
+  }
+}

@@ -1,0 +1,60 @@
+/// Something wrong with a share-extension bundle, as data: which file, which key, what was
+/// expected and what was found. ``Diagnostics`` words it.
+public struct BundleProblem: Error, Hashable, Sendable {
+  public enum Severity: Hashable, Sendable, Comparable {
+    /// The bundle still loads; `validate` shows it.
+    case warning
+    /// The bundle is skipped.
+    case error
+  }
+
+  /// What a key's value should have been.
+  public enum Expectation: Hashable, Sendable {
+    case string
+    case nonNegativeInteger
+    case positiveNumber
+    case boolean
+    case dictionary
+    case arrayOfStrings
+    case ruleDictionaryOrPredicate
+    case bundleIdentifier
+    case busName
+    case programName
+    case value(String)
+    case fileInBundle
+    case executableFileInBundle
+  }
+
+  public enum Kind: Hashable, Sendable {
+    /// A key holds a value of the wrong type or form.
+    case unexpectedValue(expected: Expectation, found: PropertyListValue)
+    /// A required key is absent.
+    case missingKey(expected: Expectation)
+    /// A key this version does not know; `suggestion` is the nearest known key.
+    case unknownKey(suggestion: String?)
+    /// The predicate string does not parse.
+    case predicateSyntax(PredicateSyntaxError)
+    /// A file named by a key does not exist or cannot be used.
+    case missingFile(expected: Expectation, name: String)
+    /// The file cannot be read or is no property list.
+    case unreadable(String)
+    /// The path is no `*.shareext` directory.
+    case notABundle
+    /// Another bundle earlier in the search path has the same identifier.
+    case shadowed(by: String)
+  }
+
+  /// The file the problem is in (usually `…/Info.plist`).
+  public var file: String
+  /// The key, as written in the file; `nil` for problems with the whole file.
+  public var key: String?
+  public var kind: Kind
+  public var severity: Severity
+
+  public init(file: String, key: String? = nil, kind: Kind, severity: Severity = .error) {
+    self.file = file
+    self.key = key
+    self.kind = kind
+    self.severity = severity
+  }
+}

@@ -1,0 +1,91 @@
+/// The dictionary form of `NSExtensionActivationRule`.
+///
+/// A count of 0 is the same as an absent key. Matching, as documented in `docs/activation-rules.md`:
+///
+/// - Each attachment falls into one category: text, web URL, image (conforms to `public.image`),
+///   movie (conforms to `public.movie`) or other file. An image or movie counts against
+///   `…ImageWithMaxCount` / `…MovieWithMaxCount` when that key is given, and otherwise against
+///   `…FileWithMaxCount`; every other file counts against `…FileWithMaxCount`. A link counts
+///   against `…WebURLWithMaxCount`, or `…WebPageWithMaxCount` when only that is given (Linux hosts
+///   run no page preprocessing, so a page is shared as its address).
+/// - Strict matching (`NSExtensionActivationDictionaryVersion` below 2, or
+///   `NSExtensionActivationUsesStrictMatching`): every attachment must fall into a declared
+///   category, and no category may exceed its maximum.
+/// - Fuzzy matching (version 2 without strict matching): at least one attachment must fall into a
+///   declared category and no category may exceed its maximum; attachments of undeclared
+///   categories are tolerated.
+/// - In both, the total number of attachments must lie within `…AttachmentsWithMinCount` and
+///   `…AttachmentsWithMaxCount` when given, and an empty selection is never accepted.
+public struct DictionaryRule: Sendable, Equatable {
+  public var maxAttachments: Int?
+  public var minAttachments: Int?
+  public var maxFiles: Int?
+  public var maxImages: Int?
+  public var maxMovies: Int?
+  public var supportsText: Bool
+  public var maxWebURLs: Int?
+  public var maxWebPages: Int?
+  public var version: Int
+  public var usesStrictMatching: Bool
+
+  public init(
+    maxAttachments: Int? = nil, minAttachments: Int? = nil, maxFiles: Int? = nil, maxImages: Int? = nil,
+    maxMovies: Int? = nil, supportsText: Bool = false, maxWebURLs: Int? = nil, maxWebPages: Int? = nil,
+    version: Int = 1, usesStrictMatching: Bool = false
+  ) {
+    // A count of 0 means the key is absent.
+    func positive(_ value: Int?) -> Int? { value.flatMap { $0 > 0 ? $0 : nil } }
+    self.maxAttachments = positive(maxAttachments)
+    self.minAttachments = positive(minAttachments)
+    self.maxFiles = positive(maxFiles)
+    self.maxImages = positive(maxImages)
+    self.maxMovies = positive(maxMovies)
+    self.supportsText = supportsText
+    self.maxWebURLs = positive(maxWebURLs)
+    self.maxWebPages = positive(maxWebPages)
+    self.version = version
+    self.usesStrictMatching = usesStrictMatching
+  }
+
+  /// Whether matching is strict: Apple's `UsesStrictMatching || DictionaryVersion < 2`.
+  public var isStrict: Bool { usesStrictMatching || version < 2 }
+
+  /// The declared categories with their maxima; text has no maximum.
+  private var limits: [Category: Int] {
+    var limits: [Category: Int] = [:]
+    if let maxFiles { limits[.file] = maxFiles }
+    if let maxImages { limits[.image] = maxImages }
+    if let maxMovies { limits[.movie] = maxMovies }
+    if let links = maxWebURLs ?? maxWebPages { limits[.webURL] = max(links, maxWebPages ?? 0) }
+    if supportsText { limits[.text] = .max }
+    return limits
+  }
+
+  private enum Category: Hashable {
+    case text, webURL, image, movie, file
+  }
+
+  public func accepts(_ selection: ActivationSelection) -> Bool {
+    let total = selection.attachmentCount
+    guard total > 0 else { return false }
+    if let maxAttachments, total > maxAttachments { return false }
+    if let minAttachments, total < minAttachments { return false }
+
+    let limits = self.limits
+    var used: [Category: Int] = [:]
+    var undeclared = 0
+    for (kind, count) in selection.kindCounts {
+      let category: Category? =
+        switch kind {
+        case .text: limits[.text] != nil ? .text : nil
+        case .webURL: limits[.webURL] != nil ? .webURL : nil
+        case .image: limits[.image] != nil ? .image : limits[.file] != nil ? .file : nil
+        case .movie: limits[.movie] != nil ? .movie : limits[.file] != nil ? .file : nil
+        case .otherFile: limits[.file] != nil ? .file : nil
+        }
+      if let category { used[category, default: 0] += count } else { undeclared += count }
+    }
+    for (category, count) in used where count > limits[category, default: 0] { return false }
+    return isStrict ? undeclared == 0 : undeclared < total
+  }
+}

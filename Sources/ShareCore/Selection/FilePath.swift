@@ -1,0 +1,125 @@
+/// A file system path as the bytes the kernel sees.
+///
+/// File managers hand over names holding newlines or bytes that are not UTF-8; a `String` would
+/// repair them into different names. Everything that names a user's file carries a `FilePath`.
+public struct FilePath: Hashable, Sendable, Comparable, CustomStringConvertible {
+  /// The path's bytes, without a terminating NUL.
+  public var bytes: [UInt8]
+
+  public init(bytes: some Sequence<UInt8>) {
+    self.bytes = Array(bytes)
+  }
+
+  public init(_ string: String) {
+    self.bytes = Array(string.utf8)
+  }
+
+  /// The path as a `String` when its bytes are valid UTF-8.
+  public var string: String? {
+    String(validating: bytes, as: UTF8.self)
+  }
+
+  /// The path for showing to a person: invalid bytes become U+FFFD and control characters are
+  /// escaped, so a name can never forge a second line of output.
+  public var displayString: String {
+    var out = ""
+    for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+      switch scalar {
+      case "\n": out += "\\n"
+      case "\t": out += "\\t"
+      case "\r": out += "\\r"
+      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+        out += "\\x" + String(scalar.value, radix: 16)
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
+  public var description: String { displayString }
+
+  /// Whether the path starts at the root.
+  public var isAbsolute: Bool { bytes.first == UInt8(ascii: "/") }
+
+  /// The last component, as bytes ("" for "/").
+  public var lastComponent: [UInt8] {
+    var end = bytes.endIndex
+    while end > bytes.startIndex, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+    let start = bytes[..<end].lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? bytes.startIndex
+    return Array(bytes[start..<end])
+  }
+
+  /// This path with `component` appended, separated by one slash.
+  public func appending(_ component: some Sequence<UInt8>) -> FilePath {
+    var result = bytes
+    if let last = result.last, last != UInt8(ascii: "/") { result.append(UInt8(ascii: "/")) }
+    result.append(contentsOf: component)
+    return FilePath(bytes: result)
+  }
+
+  public func appending(_ component: String) -> FilePath {
+    appending(component.utf8)
+  }
+
+  /// The path made absolute against `directory` when it is relative.
+  public func absolute(in directory: FilePath) -> FilePath {
+    isAbsolute ? self : directory.appending(bytes)
+  }
+
+  /// A `file://` URL whose path is percent-encoded byte by byte (RFC 8089), so every name survives.
+  public var fileURL: String {
+    var out = "file://"
+    for byte in bytes {
+      if Self.isUnreservedInPath(byte) {
+        out.unicodeScalars.append(Unicode.Scalar(byte))
+      } else {
+        out += "%" + Self.hexDigits(byte)
+      }
+    }
+    return out
+  }
+
+  /// Decodes a `file://` URL made by ``fileURL`` or another tool; `nil` when it is not a local file URL.
+  public init?(fileURL: String) {
+    var rest = Substring(fileURL)
+    guard rest.lowercased().hasPrefix("file://") else { return nil }
+    rest = rest.dropFirst("file://".count)
+    if rest.hasPrefix("localhost/") { rest = rest.dropFirst("localhost".count) }
+    guard rest.hasPrefix("/") else { return nil }
+    var bytes: [UInt8] = []
+    var utf8 = Array(rest.utf8)[...]
+    while let byte = utf8.popFirst() {
+      if byte == UInt8(ascii: "%") {
+        guard utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
+        else { return nil }
+        bytes.append(value)
+        utf8 = utf8.dropFirst(2)
+      } else {
+        bytes.append(byte)
+      }
+    }
+    guard !bytes.contains(0) else { return nil }
+    self.bytes = bytes
+  }
+
+  public static func < (lhs: FilePath, rhs: FilePath) -> Bool {
+    lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+  }
+
+  private static func isUnreservedInPath(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"):
+      return true
+    case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+      return true
+    default:
+      return false
+    }
+  }
+
+  private static func hexDigits(_ byte: UInt8) -> String {
+    let digits = Array("0123456789ABCDEF")
+    return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+  }
+}

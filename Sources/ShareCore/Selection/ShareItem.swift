@@ -1,0 +1,62 @@
+/// One thing a user shares: a file, a web link or a piece of text.
+public enum ShareItem: Hashable, Sendable {
+  case file(FilePath)
+  case webURL(String)
+  case text(String)
+}
+
+/// What is known about a file once it has been looked at.
+public struct FileFacts: Hashable, Sendable {
+  /// The MIME type, from the name and, when the name gives no certain answer, the content.
+  public var contentType: String
+  /// The size in bytes; 0 for directories.
+  public var size: UInt64
+  public var isDirectory: Bool
+
+  public init(contentType: String, size: UInt64, isDirectory: Bool) {
+    self.contentType = contentType
+    self.size = size
+    self.isDirectory = isDirectory
+  }
+}
+
+/// Looks at files: the seam between the core and the system's content-type detection.
+///
+/// Implementations follow the path without changing it (no normalisation of its bytes) and throw
+/// ``FileProblem`` for a file that cannot be looked at.
+public protocol FileInspector: Sendable {
+  func inspect(_ path: FilePath) throws(FileProblem) -> FileFacts
+}
+
+/// A file that could not be looked at.
+public struct FileProblem: Error, Hashable, Sendable {
+  public enum Reason: Hashable, Sendable {
+    case notFound
+    case permissionDenied
+    case other(String)
+  }
+
+  public var path: FilePath
+  public var reason: Reason
+
+  public init(path: FilePath, reason: Reason) {
+    self.path = path
+    self.reason = reason
+  }
+}
+
+/// One attachment of an extension item, as a share extension sees it: what the user shared and
+/// the type identifiers it is registered under (`registeredTypeIdentifiers`), most specific first.
+public struct Attachment: Hashable, Sendable {
+  public var item: ShareItem
+  /// A UTI, then the MIME type; every identifier is lowercase.
+  public var typeIdentifiers: [String]
+  /// Facts about the file, for file attachments.
+  public var file: FileFacts?
+
+  public init(item: ShareItem, typeIdentifiers: [String], file: FileFacts? = nil) {
+    self.item = item
+    self.typeIdentifiers = typeIdentifiers
+    self.file = file
+  }
+}

@@ -1,0 +1,40 @@
+/// Uniform type identifiers: their hierarchy and how they map to MIME types.
+///
+/// The table carries Apple's public identifiers so that an iOS extension's rule, written against
+/// `public.image` or `com.adobe.pdf`, means the same thing here.
+public struct UTITable: Sendable {
+  /// One identifier: what it conforms to and the MIME types that name the same content.
+  public struct Entry: Sendable, Hashable {
+    public var identifier: String
+    public var conformsTo: [String]
+    /// The MIME types, preferred first. Abstract identifiers (`public.image`) have none.
+    public var mimeTypes: [String]
+
+    public init(_ identifier: String, conformsTo: [String], mimeTypes: [String] = []) {
+      self.identifier = identifier.lowercased()
+      self.conformsTo = conformsTo.map { $0.lowercased() }
+      self.mimeTypes = mimeTypes.map { $0.lowercased() }
+    }
+  }
+
+  private var entries: [String: Entry] = [:]
+  private var byMIMEType: [String: String] = [:]
+
+  public init(entries: [Entry]) {
+    for entry in entries {
+      self.entries[entry.identifier] = entry
+      for mime in entry.mimeTypes where byMIMEType[mime] == nil {
+        byMIMEType[mime] = entry.identifier
+      }
+    }
+  }
+
+  /// The entry for a (lowercase) identifier.
+  public func entry(_ identifier: String) -> Entry? { entries[identifier] }
+
+  /// The identifier whose MIME types include `mimeType`.
+  public func identifier(forMIMEType mimeType: String) -> String? { byMIMEType[mimeType] }
+
+  /// Every identifier in the table, for tests and documentation.
+  public var allIdentifiers: [String] { entries.keys.sorted() }
+}
