@@ -14,6 +14,7 @@ let package = Package(
     .systemLibrary(
       name: "CGLib", path: "Sources/System/CGLib", pkgConfig: "gio-unix-2.0",
       providers: [.apt(["libglib2.0-dev"])]),
+    .systemLibrary(name: "CPOSIX", path: "Sources/System/CPOSIX"),
     .systemLibrary(
       name: "CDBus", path: "Sources/System/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
 
@@ -26,6 +27,9 @@ let package = Package(
     // The only module that calls libdbus.
     .target(name: "ShareDBus", dependencies: ["CDBus", "ShareCore"], path: "Sources/Wrappers/ShareDBus"),
 
+    // The only module that makes system calls: processes, descriptors, signals.
+    .target(name: "SharePOSIX", dependencies: ["CPOSIX"], path: "Sources/Wrappers/SharePOSIX"),
+
     // The command line: argument parsing, wording, one file per command.
     .target(name: "ShareCommandLine", dependencies: ["ShareCore", "ShareGLib", "ShareDBus"]),
     .executableTarget(name: "xdg-share", dependencies: ["ShareCommandLine"]),
@@ -34,12 +38,12 @@ let package = Package(
     .executableTarget(
       name: "share-bench", dependencies: ["ShareCore", "ShareGLib"], path: "Benchmarks/share-bench"),
 
-    .target(name: "ShareTestSupport", dependencies: ["ShareCore"], path: "Tests/ShareTestSupport"),
+    .target(name: "ShareTestSupport", dependencies: ["ShareCore", "SharePOSIX"], path: "Tests/ShareTestSupport"),
     .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "ShareTestSupport"]),
     .testTarget(name: "ShareGLibTests", dependencies: ["ShareGLib", "ShareCore"]),
     .testTarget(
       name: "CommandLineTests", dependencies: ["ShareTestSupport"],
-      resources: [.copy("Snapshots")]),
+      exclude: ["Snapshots"]),
   ]
 )
 

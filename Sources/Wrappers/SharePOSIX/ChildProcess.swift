@@ -1,0 +1,182 @@
+internal import CPOSIX
+import Glibc
+
+/// A program started from an argv array with `posix_spawn`: never through a shell.
+public final class ChildProcess: Sendable {
+  /// How a child's standard stream is connected.
+  public enum Stream: Sendable {
+    /// The parent's own stream.
+    case inherit
+    case null
+    /// A new pipe; the parent's end is in ``ChildProcess/standardInput`` and friends.
+    case pipe
+    /// An open descriptor (a log file).
+    case descriptor(FileDescriptor)
+  }
+
+  /// How a child ended.
+  public enum Termination: Hashable, Sendable {
+    case exited(Int32)
+    case signalled(Int32)
+  }
+
+  public let pid: Int32
+  /// Whether the child leads a process group of its own, so that its whole tree can be signalled.
+  public let hasOwnProcessGroup: Bool
+  public let standardInput: FileDescriptor?
+  public let standardOutput: FileDescriptor?
+  public let standardError: FileDescriptor?
+
+  private init(
+    pid: Int32, group: Bool, input: FileDescriptor?, output: FileDescriptor?, error: FileDescriptor?
+  ) {
+    self.pid = pid
+    self.hasOwnProcessGroup = group
+    self.standardInput = input
+    self.standardOutput = output
+    self.standardError = error
+  }
+
+  /// Starts `arguments[0]` (an absolute path, or a name searched in `PATH` of `environment`).
+  ///
+  /// - Parameters:
+  ///   - arguments: argv, each argument as raw bytes (a file name may hold any byte but NUL).
+  ///   - environment: the complete environment of the child.
+  ///   - workingDirectory: where the child starts; `nil` keeps the parent's.
+  ///   - newProcessGroup: makes the child lead a new process group, so ``signal(_:)`` reaches
+  ///     everything it starts.
+  /// - Throws: ``SystemError`` when the program cannot be started (`posix_spawn`).
+  public static func spawn(
+    _ arguments: [[UInt8]], environment: [String: String], workingDirectory: [UInt8]? = nil,
+    standardInput: Stream = .null, standardOutput: Stream = .inherit, standardError: Stream = .inherit,
+    newProcessGroup: Bool = false
+  ) throws(SystemError) -> ChildProcess {
+    precondition(!arguments.isEmpty, "argv needs at least the program")
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+
+    // The child's ends must stay open until posix_spawn returns; the parent's ends are returned.
+    var keepUntilSpawned: [FileDescriptor] = []
+    func connect(_ stream: Stream, to target: Int32, childReads: Bool) throws(SystemError) -> FileDescriptor? {
+      switch stream {
+      case .inherit:
+        return nil
+      case .null:
+        let null = try FileDescriptor.null()
+        keepUntilSpawned.append(null)
+        posix_spawn_file_actions_adddup2(&actions, null.rawValue, target)
+        return nil
+      case .descriptor(let descriptor):
+        posix_spawn_file_actions_adddup2(&actions, descriptor.rawValue, target)
+        return nil
+      case .pipe:
+        let (read, write) = try FileDescriptor.pipe()
+        let (childEnd, parentEnd) = childReads ? (read, write) : (write, read)
+        keepUntilSpawned.append(childEnd)
+        posix_spawn_file_actions_adddup2(&actions, childEnd.rawValue, target)
+        return parentEnd
+      }
+    }
+    let input = try connect(standardInput, to: 0, childReads: true)
+    let output = try connect(standardOutput, to: 1, childReads: false)
+    let error = try connect(standardError, to: 2, childReads: false)
+    if let workingDirectory {
+      _ = withCString(workingDirectory) { posix_spawn_file_actions_addchdir_np(&actions, $0) }
+    }
+
+    // Signals the parent ignores or blocks must not leak into the child: a plugin that never
+    // hears SIGTERM could not be stopped.
+    var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+    if newProcessGroup {
+      flags |= Int32(POSIX_SPAWN_SETPGROUP)
+      posix_spawnattr_setpgroup(&attributes, 0)
+    }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGCHLD, SIGQUIT] { sigaddset(&defaults, signal) }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(flags))
+
+    let program = String(decoding: arguments[0], as: UTF8.self)
+    var pid: pid_t = 0
+    let status = withCStrings(arguments) { argv in
+      withCStrings(environment.map { Array("\($0.key)=\($0.value)".utf8) }.sorted { $0.lexicographicallyPrecedes($1) }) { envp in
+        arguments[0].contains(UInt8(ascii: "/"))
+          ? posix_spawn(&pid, argv[0]!, &actions, &attributes, argv, envp)
+          : Self.spawnSearchingPath(&pid, argv, envp, &actions, &attributes, path: environment["PATH"])
+      }
+    }
+    withExtendedLifetime(keepUntilSpawned) {}
+    guard status == 0 else { throw SystemError(call: "posix_spawn", errno: status, subject: program) }
+    return ChildProcess(pid: pid, group: newProcessGroup, input: input, output: output, error: error)
+  }
+
+  /// `posix_spawnp` searches the parent's `PATH`; the child's is the one that counts.
+  private static func spawnSearchingPath(
+    _ pid: inout pid_t, _ argv: [UnsafeMutablePointer<CChar>?], _ envp: [UnsafeMutablePointer<CChar>?],
+    _ actions: inout posix_spawn_file_actions_t, _ attributes: inout posix_spawnattr_t, path: String?
+  ) -> Int32 {
+    let name = argv[0].map { String(cString: $0) } ?? ""
+    var lastError = ENOENT
+    for directory in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
+      let candidate = "\(directory)/\(name)"
+      guard access(candidate, X_OK) == 0 else { continue }
+      let status = candidate.withCString { posix_spawn(&pid, $0, &actions, &attributes, argv, envp) }
+      if status == 0 { return 0 }
+      lastError = status
+    }
+    return lastError
+  }
+
+  /// Sends `signal` to the child, or to its whole process group when it leads one.
+  public func signal(_ signal: Int32) {
+    _ = hasOwnProcessGroup ? killpg(pid, signal) : kill(pid, signal)
+  }
+
+  /// Waits for the child to end (`waitpid`).
+  public func wait() -> Termination {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1 {
+      if errno != EINTR { return .exited(127) }
+    }
+    // The WIFEXITED family are macros; their definitions are spelt out here.
+    let signal = status & 0x7F
+    return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
+  }
+
+  /// The name of a signal, such as `SIGKILL`, for messages.
+  public static func signalName(_ signal: Int32) -> String {
+    let names: [Int32: String] = [
+      SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGABRT: "SIGABRT",
+      SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV", SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM",
+      SIGTERM: "SIGTERM", SIGBUS: "SIGBUS", SIGTRAP: "SIGTRAP",
+    ]
+    return names[signal] ?? "signal \(signal)"
+  }
+}
+
+/// Signal numbers, so that callers need not import Glibc.
+public enum Signal {
+  public static let terminate = SIGTERM
+  public static let kill = SIGKILL
+  public static let interrupt = SIGINT
+}
+
+/// Calls `body` with a NULL-terminated array of C strings made from `strings`.
+private func withCStrings<T>(_ strings: [[UInt8]], _ body: ([UnsafeMutablePointer<CChar>?]) -> T) -> T {
+  let pointers = strings.map { bytes -> UnsafeMutablePointer<CChar>? in
+    let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+    for (index, byte) in bytes.enumerated() { pointer[index] = CChar(bitPattern: byte) }
+    pointer[bytes.count] = 0
+    return pointer
+  }
+  defer { pointers.forEach { $0?.deallocate() } }
+  return body(pointers + [nil])
+}

@@ -1,0 +1,92 @@
+internal import CPOSIX
+import Glibc
+import Synchronization
+
+/// An open file descriptor that closes itself. Raw descriptors never leave this module.
+public final class FileDescriptor: Sendable {
+  // Behind a mutex so that a reader thread and a canceller cannot close it twice.
+  private let raw: Mutex<Int32>
+
+  init(raw: Int32) {
+    self.raw = Mutex(raw)
+  }
+
+  deinit {
+    close()
+  }
+
+  var rawValue: Int32 { raw.withLock { $0 } }
+
+  /// Closes the descriptor now; later calls do nothing.
+  public func close() {
+    raw.withLock { fd in
+      if fd >= 0 { Glibc.close(fd) }
+      fd = -1
+    }
+  }
+
+  /// Writes all of `bytes`; a reader that went away (`EPIPE`) is an error, never a signal.
+  public func write(_ bytes: [UInt8]) throws(SystemError) {
+    let fd = rawValue
+    var offset = 0
+    while offset < bytes.count {
+      let written = try check("write") {
+        bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+      }
+      offset += written
+    }
+  }
+
+  /// Reads up to `limit` bytes; an empty result means end of file.
+  public func read(upTo limit: Int = 65536) throws(SystemError) -> [UInt8] {
+    let fd = rawValue
+    var buffer = [UInt8](repeating: 0, count: limit)
+    let count = try check("read") { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, limit) } }
+    buffer.removeSubrange(count...)
+    return buffer
+  }
+
+  /// Reads until end of file.
+  public func readToEnd() throws(SystemError) -> [UInt8] {
+    var result: [UInt8] = []
+    while true {
+      let chunk = try read()
+      if chunk.isEmpty { return result }
+      result += chunk
+    }
+  }
+
+  /// A pipe: (read end, write end), both close-on-exec.
+  public static func pipe() throws(SystemError) -> (read: FileDescriptor, write: FileDescriptor) {
+    var fds: [Int32] = [0, 0]
+    try check("pipe2") { pipe2(&fds, O_CLOEXEC) }
+    return (FileDescriptor(raw: fds[0]), FileDescriptor(raw: fds[1]))
+  }
+
+  /// Opens `path` for appending, creating it with mode 0600.
+  public static func openForAppending(_ path: [UInt8]) throws(SystemError) -> FileDescriptor {
+    let raw = try withCString(path) { cPath throws(SystemError) in
+      try check("open", subject: String(decoding: path, as: UTF8.self)) {
+        open(cPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+      }
+    }
+    return FileDescriptor(raw: raw)
+  }
+
+  /// Opens `/dev/null` for reading and writing.
+  public static func null() throws(SystemError) -> FileDescriptor {
+    FileDescriptor(raw: try check("open", subject: "/dev/null") { open("/dev/null", O_RDWR | O_CLOEXEC) })
+  }
+}
+
+extension FileDescriptor {
+  /// Creates (or truncates) `path` for writing with `mode`.
+  public static func create(_ path: [UInt8], mode: UInt32 = 0o644) throws(SystemError) -> FileDescriptor {
+    let raw = try withCString(path) { cPath throws(SystemError) in
+      try check("open", subject: String(decoding: path, as: UTF8.self)) {
+        open(cPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+      }
+    }
+    return FileDescriptor(raw: raw)
+  }
+}

@@ -1,0 +1,44 @@
+import Glibc
+
+/// A failed system call: which call, on what, and `errno`'s meaning.
+public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The C function that failed, e.g. `posix_spawn`.
+  public var call: String
+  public var errno: Int32
+  /// What the call was about (a path or program), for the message.
+  public var subject: String?
+
+  public init(call: String, errno: Int32, subject: String? = nil) {
+    self.call = call
+    self.errno = errno
+    self.subject = subject
+  }
+
+  /// `strerror(errno)`.
+  public var reason: String { String(cString: strerror(errno)) }
+
+  public var description: String {
+    (subject.map { "\($0): " } ?? "") + reason
+  }
+
+  /// Whether the error is "no such file or directory".
+  public var isNotFound: Bool { errno == ENOENT }
+}
+
+/// Calls `body` and turns a `-1` result into a ``SystemError`` carrying `errno`; retries on `EINTR`.
+@discardableResult
+func check<T: BinaryInteger>(_ call: String, subject: String? = nil, _ body: () -> T) throws(SystemError) -> T {
+  while true {
+    let result = body()
+    if result != -1 { return result }
+    if Glibc.errno != EINTR { throw SystemError(call: call, errno: Glibc.errno, subject: subject) }
+  }
+}
+
+/// Calls `body` with a NUL-terminated copy of `bytes`.
+func withCString<T, E: Error>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws(E) -> T) throws(E) -> T {
+  let result: Result<T, E> = (bytes + [0]).withUnsafeBufferPointer { buffer in
+    buffer.withMemoryRebound(to: CChar.self) { pointer in Result { () throws(E) -> T in try body(pointer.baseAddress!) } }
+  }
+  return try result.get()
+}
