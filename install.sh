@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Builds and installs xdg-share, or (with --test) runs its whole test suite.
+#
+#   ./install.sh                 install for this user: ~/.local/bin/xdg-share, services in
+#                                ~/.local/share/xdg-share/extensions
+#   PREFIX=/opt/x ./install.sh   install under another prefix
+#   ./install.sh --system        install for everyone under /usr/local (run as root)
+#   ./install.sh --test          install what the tests need and run them all
+set -euo pipefail
+cd "$(dirname "$0")"
+
+mode=install
+system=false
+for argument in "$@"; do
+  case "$argument" in
+    --test) mode=test ;;
+    --system) system=true ;;
+    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "install.sh: unknown argument '$argument'" >&2; exit 2 ;;
+  esac
+done
+
+say() { printf '==> %s\n' "$*"; }
+
+# Debian packages, installed only when missing; `apt-get update` first, since a new machine starts
+# with empty package lists.
+build_packages=(pkg-config libglib2.0-dev libdbus-1-dev shared-mime-info libglib2.0-bin dbus)
+test_packages=(dbus-daemon desktop-file-utils python3-dbus)
+ensure_packages() {
+  local missing=()
+  for package in "$@"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  say "installing Debian packages: ${missing[*]}"
+  local sudo=()
+  [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+if ! command -v swift >/dev/null; then
+  echo "install.sh: the Swift toolchain (swift) is not on PATH; see https://swift.org/install" >&2
+  exit 1
+fi
+
+if [ "$mode" = test ]; then
+  ensure_packages "${build_packages[@]}" "${test_packages[@]}"
+  say "building and running the tests"
+  # The tests start their own private bus where they need one; none of them may reach the
+  # developer's session bus or desktop.
+  unset DBUS_SESSION_BUS_ADDRESS DISPLAY WAYLAND_DISPLAY
+  swift build --build-tests
+  swift test
+  exit 0
+fi
+
+ensure_packages "${build_packages[@]}"
+
+if [ "$system" = true ]; then
+  PREFIX=${PREFIX:-/usr/local}
+  data_dir="$PREFIX/share"
+else
+  PREFIX=${PREFIX:-$HOME/.local}
+  data_dir="${XDG_DATA_HOME:-$HOME/.local/share}"
+fi
+bin_dir="$PREFIX/bin"
+
+say "building (release)"
+swift build -c release --static-swift-stdlib --product xdg-share
+binary="$(swift build -c release --static-swift-stdlib --show-bin-path)/xdg-share"
+
+say "installing $bin_dir/xdg-share"
+mkdir -p "$bin_dir"
+install -m 0755 "$binary" "$bin_dir/xdg-share.new"
+mv -f "$bin_dir/xdg-share.new" "$bin_dir/xdg-share"
+
+extensions="$data_dir/xdg-share/extensions"
+if [ -d data/extensions ] && compgen -G 'data/extensions/*.shareext' >/dev/null; then
+  say "installing the bundled share services into $extensions"
+  mkdir -p "$extensions"
+  for bundle in data/extensions/*.shareext; do
+    name=$(basename "$bundle")
+    rm -rf "$extensions/$name.new"
+    cp -R "$bundle" "$extensions/$name.new"
+    rm -rf "$extensions/$name"
+    mv "$extensions/$name.new" "$extensions/$name"
+  done
+fi
+
+say "done: $("$bin_dir/xdg-share" --version)"
+case ":$PATH:" in
+  *":$bin_dir:"*) ;;
+  *) echo "note: $bin_dir is not on your PATH; add it, e.g. in ~/.profile: PATH=\"$bin_dir:\$PATH\"" ;;
+esac
