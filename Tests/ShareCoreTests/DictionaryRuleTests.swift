@@ -22,10 +22,7 @@ typealias Attachment = ShareCore.Attachment
     rule.accepts(ActivationSelection(attachments: attachments, types: types))
   }
 
-  static let movieTypes = TypeSystem(
-    table: UTITable(entries: UTITable.standard.allIdentifiers.compactMap(UTITable.standard.entry) + [
-      UTITable.Entry("public.mpeg-4", conformsTo: ["public.movie"], mimeTypes: ["video/mp4"])
-    ]), mime: MIMEHierarchy())
+  static let movieTypes = TypeSystem(mime: MIMEHierarchy())
 
   @Test func hoiAcceptsOneImageOrOneWebURL() {
     let hoi = DictionaryRule(maxImages: 1, maxWebURLs: 1)

@@ -26,24 +26,27 @@ public struct MIMEHierarchy: Sendable {
     return aliases[lowered] ?? lowered
   }
 
-  /// The direct parents of a MIME type, including the implicit ones of the specification:
-  /// every `text/*` is a `text/plain`, every stream of bytes an `application/octet-stream`.
-  public func directParents(of mimeType: String) -> [String] {
+  /// The parents shared-mime-info lists for a MIME type (`subclasses`), canonical.
+  public func declaredParents(of mimeType: String) -> [String] {
+    (parents[canonical(mimeType)] ?? []).map(canonical)
+  }
+
+  /// The parents the specification adds to every type: `text/plain` for `text/*`, and
+  /// `application/octet-stream` for everything but `inode/*`. GIO treats them as ends: their own
+  /// relations (and wildcards such as `application/*`) do not pass on.
+  public func implicitParents(of mimeType: String) -> [String] {
     let type = canonical(mimeType)
-    var result = parents[type] ?? []
-    if type.hasPrefix("text/"), type != "text/plain", !result.contains("text/plain") {
-      result.append("text/plain")
-    }
-    if !type.hasPrefix("inode/"), type != "application/octet-stream", !result.contains("application/octet-stream") {
-      result.append("application/octet-stream")
-    }
+    var result: [String] = []
+    if type.hasPrefix("text/"), type != "text/plain" { result.append("text/plain") }
+    if !type.hasPrefix("inode/"), type != "application/octet-stream" { result.append("application/octet-stream") }
     return result
   }
 
-  /// The type itself and all its ancestors, nearest first, each once.
+  /// The type itself and all its ancestors, each once: first the declared ones, nearest first,
+  /// then the implicit ones, so a real grandparent wins over `application/octet-stream`.
   public func ancestors(of mimeType: String) -> [String] {
-    var seen: Set<String> = []
     var ordered: [String] = []
+    var seen: Set<String> = []
     var queue = [canonical(mimeType)]
     var index = 0
     while index < queue.count {
@@ -51,7 +54,10 @@ public struct MIMEHierarchy: Sendable {
       index += 1
       guard seen.insert(type).inserted else { continue }
       ordered.append(type)
-      queue.append(contentsOf: directParents(of: type).map(canonical))
+      queue.append(contentsOf: declaredParents(of: type))
+    }
+    for implicit in ordered.flatMap(implicitParents) where seen.insert(implicit).inserted {
+      ordered.append(implicit)
     }
     return ordered
   }

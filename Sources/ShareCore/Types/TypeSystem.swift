@@ -15,36 +15,74 @@ public struct TypeSystem: Sendable {
   }
 
   /// The identifiers a file of `mimeType` is registered under: its UTI (the table's, or that of the
-  /// nearest MIME ancestor the table knows), then its canonical MIME type.
+  /// nearest declared MIME ancestor the table knows, or the abstract UTI of its media type), then
+  /// its canonical MIME type.
   public func typeIdentifiers(forMIMEType mimeType: String) -> [String] {
     let canonical = mime.canonical(mimeType)
+    let declared = mime.ancestors(of: canonical).filter { !mime.implicitParents(of: canonical).contains($0) }
     let uti =
-      mime.ancestors(of: canonical).lazy.compactMap { table.identifier(forMIMEType: $0) }.first
-      ?? (canonical.hasPrefix("inode/directory") ? "public.folder" : "public.data")
+      declared.lazy.compactMap { table.identifier(forMIMEType: $0) }.first
+      ?? fallbackIdentifier(forMediaType: canonical)
     return [uti, canonical]
   }
+
+  /// For a type neither the table nor its declared ancestors know: what its media type says, so
+  /// that an unknown `video/…` still counts as a movie and an unknown `text/…` as plain text.
+  func fallbackIdentifier(forMediaType mimeType: String) -> String {
+    let media = String(mimeType.prefix(while: { $0 != "/" }))
+    if let family = Self.mediaFamilies[media] { return family }
+    switch media {
+    case "inode": return "public.item"
+    case "text": return table.identifier(forMIMEType: "text/plain") ?? "public.data"
+    default: return "public.data"
+    }
+  }
+
+  /// Every image, video and audio type belongs to its family, known to the table or not.
+  static let mediaFamilies = ["image": "public.image", "video": "public.movie", "audio": "public.audio"]
 
   /// The identifiers a link is registered under.
   public static let webURLIdentifiers = ["public.url"]
   /// The identifiers a piece of text is registered under.
   public static let textIdentifiers = ["public.plain-text", "text/plain"]
 
-  /// Everything `identifier` conforms to: itself, its UTI ancestors, its MIME ancestors, the
-  /// `type/*` wildcard of each MIME type, and across the two through the table's mapping.
+  /// Everything `identifier` conforms to: itself, its UTI ancestors, its MIME ancestors and the
+  /// `type/*` wildcard of each, and across the two through the table's mapping.
+  ///
+  /// Two rules keep this agreeing with GIO. The implicit parents (`text/plain` for `text/*`,
+  /// `application/octet-stream` for all but `inode/*`) end the walk: their wildcards and relations
+  /// do not pass on, so a PNG is no `application/*`. And only the starting UTI crosses over to its
+  /// MIME type: an ancestor such as `public.data` names a family, not the MIME type it maps from.
   public func conformanceClosure(of identifier: String) -> Set<String> {
+    let start = Self.isMIMEType(identifier) ? mime.canonical(identifier) : identifier.lowercased()
     var closure: Set<String> = []
-    var pending = [Self.isMIMEType(identifier) ? mime.canonical(identifier) : identifier.lowercased()]
+    var pending = [start]
+    if !Self.isMIMEType(start), let preferred = table.entry(start)?.mimeTypes.first {
+      pending.append(mime.canonical(preferred))
+    }
     while let next = pending.popLast() {
       guard closure.insert(next).inserted else { continue }
       if Self.isMIMEType(next) {
         if next.hasSuffix("/*") { continue }
         if let slash = next.firstIndex(of: "/") { pending.append(next[..<slash] + "/*") }
-        pending.append(contentsOf: mime.directParents(of: next).map(mime.canonical))
+        pending.append(contentsOf: mime.declaredParents(of: next))
         if let uti = table.identifier(forMIMEType: next) { pending.append(uti) }
+        if let family = Self.mediaFamilies[String(next.prefix(while: { $0 != "/" }))] { pending.append(family) }
       } else if let entry = table.entry(next) {
         pending.append(contentsOf: entry.conformsTo)
-        pending.append(contentsOf: entry.mimeTypes.prefix(1))
       }
+    }
+    // The implicit parents, as ends: themselves and their UTIs' ancestors only.
+    let mimeTypes = closure.filter { Self.isMIMEType($0) && !$0.hasSuffix("/*") }
+    var ends = Set(mimeTypes.flatMap(mime.implicitParents)).subtracting(closure)
+    if mimeTypes.contains(where: { $0.hasPrefix("inode/") }) { ends.insert("public.item") }
+    for end in ends {
+      closure.insert(end)
+      if let uti = table.identifier(forMIMEType: end) { pending.append(uti) }
+    }
+    while let next = pending.popLast() {
+      guard closure.insert(next).inserted else { continue }
+      pending.append(contentsOf: table.entry(next)?.conformsTo ?? [])
     }
     return closure
   }

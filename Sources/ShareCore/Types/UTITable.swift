@@ -21,7 +21,8 @@ public struct UTITable: Sendable {
   private var byMIMEType: [String: String] = [:]
 
   public init(entries: [Entry]) {
-    for entry in entries {
+    // The first entry for an identifier or a MIME type wins, for both lookups alike.
+    for entry in entries where self.entries[entry.identifier] == nil {
       self.entries[entry.identifier] = entry
       for mime in entry.mimeTypes where byMIMEType[mime] == nil {
         byMIMEType[mime] = entry.identifier
@@ -30,10 +31,10 @@ public struct UTITable: Sendable {
   }
 
   /// The entry for a (lowercase) identifier.
-  public func entry(_ identifier: String) -> Entry? { entries[identifier] }
+  public func entry(_ identifier: String) -> Entry? { entries[identifier.lowercased()] }
 
   /// The identifier whose MIME types include `mimeType`.
-  public func identifier(forMIMEType mimeType: String) -> String? { byMIMEType[mimeType] }
+  public func identifier(forMIMEType mimeType: String) -> String? { byMIMEType[mimeType.lowercased()] }
 
   /// Every identifier in the table, for tests and documentation.
   public var allIdentifiers: [String] { entries.keys.sorted() }

@@ -151,6 +151,22 @@ public final class ChildProcess: Sendable {
     return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
   }
 
+  /// Waits at most `timeout` seconds for the child to end; `nil` when it is still running.
+  public func wait(timeout: Double) -> Termination? {
+    let deadline = Clock.now + timeout
+    var status: Int32 = 0
+    while true {
+      let result = waitpid(pid, &status, WNOHANG)
+      if result == pid {
+        let signal = status & 0x7F
+        return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
+      }
+      if result == -1 && errno != EINTR { return .exited(127) }
+      if Clock.now >= deadline { return nil }
+      usleep(5_000)
+    }
+  }
+
   /// The name of a signal, such as `SIGKILL`, for messages.
   public static func signalName(_ signal: Int32) -> String {
     let names: [Int32: String] = [

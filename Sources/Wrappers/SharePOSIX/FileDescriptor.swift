@@ -46,6 +46,15 @@ public final class FileDescriptor: Sendable {
     return buffer
   }
 
+  /// Waits until the descriptor is readable (data or end of file), at most `timeout` seconds
+  /// (`nil`: no limit). Returns whether it is.
+  public func waitReadable(timeout: Double?) throws(SystemError) -> Bool {
+    var descriptor = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
+    let milliseconds = timeout.map { Int32(max(0, min($0 * 1000, Double(Int32.max)))) } ?? -1
+    let ready = try check("poll") { poll(&descriptor, 1, milliseconds) }
+    return ready > 0
+  }
+
   /// Reads until end of file.
   public func readToEnd() throws(SystemError) -> [UInt8] {
     var result: [UInt8] = []

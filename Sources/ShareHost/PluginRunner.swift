@@ -1,0 +1,191 @@
+import Foundation
+public import ShareCore
+public import ShareProtocol
+import SharePOSIX
+import Synchronization
+
+/// Runs one request in a service's plugin process, as `docs/plugin-protocol.md` describes: the
+/// program is started directly (an argv, never a shell) in the bundle's folder, as the leader of
+/// a process group of its own, reads one JSON request on standard input and writes newline-
+/// delimited JSON events on standard output.
+public final class PluginRunner: Sendable {
+  /// The time limit when the bundle sets none (`XDGShareTimeout`).
+  public static let defaultTimeout: Double = 600
+  /// How long a plugin has between SIGTERM and SIGKILL.
+  public static let terminationGrace: Double = 2
+  /// How long a plugin may keep running after its final event before it is stopped.
+  static let exitGrace: Double = 5
+
+  public let service: ShareService
+  public let request: PluginRequest
+  private let environment: [String: String]
+  private let logPath: String?
+  private let state = Mutex(RunState())
+
+  private struct RunState {
+    var child: ChildProcess?
+    var cancelledByUser = false
+  }
+
+  /// - Parameters:
+  ///   - environment: the plugin's environment, to which the request's `XDG_SHARE_*` variables are added.
+  ///   - logPath: where the plugin's standard error goes; `nil` passes it through.
+  public init(service: ShareService, request: PluginRequest, environment: [String: String], logPath: String?) {
+    self.service = service
+    self.request = request
+    self.environment = environment
+    self.logPath = logPath
+  }
+
+  /// Stops the request on the user's behalf: SIGTERM to the plugin's process group.
+  public func cancel() {
+    let child = state.withLock { state -> ChildProcess? in
+      state.cancelledByUser = true
+      return state.child
+    }
+    child?.signal(Signal.terminate)
+  }
+
+  /// Runs the plugin to its end, calling `progress` for each progress event. Blocks: call it on a
+  /// thread of its own.
+  public func run(progress: (Double?, String?) -> Void = { _, _ in }) -> ShareOutcome {
+    ProcessSignals.ignoreBrokenPipes()
+    let timeout = service.timeout ?? Self.defaultTimeout
+    let child: ChildProcess
+    do {
+      let log: ChildProcess.Stream = try logPath.map { .descriptor(try FileDescriptor.openForAppending(Array($0.utf8))) } ?? .inherit
+      child = try ChildProcess.spawn(
+        [Array(service.executablePath.utf8)], environment: pluginEnvironment,
+        workingDirectory: Array(service.bundlePath.utf8), standardInput: .pipe, standardOutput: .pipe,
+        standardError: log, newProcessGroup: true)
+    } catch {
+      return .failed(.couldNotStart(program: service.executablePath, reason: error.reason))
+    }
+    let alreadyCancelled = state.withLock { state -> Bool in
+      state.child = child
+      return state.cancelledByUser
+    }
+    if alreadyCancelled { child.signal(Signal.terminate) }
+
+    // The request is written on its own thread: a plugin that never reads must not block us.
+    let requestBytes = Self.encode(request)
+    let input = child.standardInput!
+    Thread.detachNewThread {
+      try? input.write(requestBytes)
+      input.close()
+    }
+
+    let deadline = Clock.now + timeout
+    var reader = EventReader()
+    var final: PluginEvent?
+    var failure: PluginFailure?
+    var timedOut = false
+    let output = child.standardOutput!
+    reading: while true {
+      let limit = final == nil ? deadline : min(deadline, (reader.finalAt ?? Clock.now) + Self.exitGrace)
+      let ready = (try? output.waitReadable(timeout: max(0, limit - Clock.now))) ?? true
+      guard ready else {
+        timedOut = final == nil
+        break reading
+      }
+      let chunk = (try? output.read()) ?? []
+      if chunk.isEmpty { break reading }
+      for line in reader.lines(appending: chunk) where final == nil {
+        switch Self.decode(line) {
+        case .success(.progress(let fraction, let message)):
+          progress(fraction, message)
+        case .success(let event):
+          final = event
+          reader.finalAt = Clock.now
+        case .failure(let reason):
+          failure = .unreadableOutput(line: String(decoding: line.prefix(200), as: UTF8.self), reason: reason)
+          break reading
+        }
+      }
+    }
+    if final == nil, failure == nil, !timedOut, let line = reader.remainder(), !line.isEmpty {
+      // A last event without its newline still counts.
+      switch Self.decode(line) {
+      case .success(let event) where event.isFinal: final = event
+      case .success: break
+      case .failure(let reason):
+        failure = .unreadableOutput(line: String(decoding: line.prefix(200), as: UTF8.self), reason: reason)
+      }
+    }
+
+    let termination = Self.stop(child, politely: final != nil || failure != nil || timedOut)
+    output.close()
+    if state.withLock({ $0.cancelledByUser }) && final == nil {
+      return .cancelled(code: ShareOutcome.userCancelledCode, message: "cancelled")
+    }
+    if timedOut { return .timedOut(seconds: timeout) }
+    if let failure { return .failed(failure) }
+    switch final {
+    case .complete(let items)?: return .completed(returningItems: items)
+    case .cancel(let code, let message)?: return .cancelled(code: code, message: message)
+    default:
+      switch termination {
+      case .exited(0): return .failed(.noFinalEvent)
+      case .exited(let status): return .failed(.exitStatus(status))
+      case .signalled(let signal): return .failed(.signal(name: ChildProcess.signalName(signal)))
+      }
+    }
+  }
+
+  /// Waits for the plugin to end; when it was asked to end (`politely`), or overstays, SIGTERM
+  /// its group and, after a grace period, SIGKILL.
+  private static func stop(_ child: ChildProcess, politely: Bool) -> ChildProcess.Termination {
+    if let ended = child.wait(timeout: politely ? 0.2 : exitGrace) { return ended }
+    child.signal(Signal.terminate)
+    if let ended = child.wait(timeout: terminationGrace) { return ended }
+    child.signal(Signal.kill)
+    return child.wait()
+  }
+
+  private var pluginEnvironment: [String: String] {
+    var environment = self.environment
+    environment["XDG_SHARE_REQUEST_ID"] = request.requestId
+    environment["XDG_SHARE_SERVICE_ID"] = service.id
+    environment["XDG_SHARE_BUNDLE_PATH"] = service.bundlePath
+    environment["XDG_SHARE_APPLICATION_GROUPS"] = service.applicationGroups.joined(separator: ":")
+    return environment
+  }
+
+  static func encode(_ request: PluginRequest) -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return Array((try? encoder.encode(request)) ?? Data("{}".utf8)) + [UInt8(ascii: "\n")]
+  }
+
+  static func decode(_ line: [UInt8]) -> Result<PluginEvent, String> {
+    do {
+      return .success(try JSONDecoder().decode(PluginEvent.self, from: Data(line)))
+    } catch DecodingError.dataCorrupted(let context) {
+      return .failure(context.underlyingError.map { "not JSON (\($0.localizedDescription))" } ?? context.debugDescription)
+    } catch {
+      return .failure("not a protocol event")
+    }
+  }
+}
+
+/// Splits a byte stream into lines; blank lines are skipped.
+struct EventReader {
+  private var buffer: [UInt8] = []
+  var finalAt: Double?
+
+  mutating func lines(appending chunk: [UInt8]) -> [[UInt8]] {
+    buffer += chunk
+    var lines: [[UInt8]] = []
+    while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+      let line = Array(buffer[..<newline])
+      buffer.removeSubrange(...newline)
+      if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { lines.append(line) }
+    }
+    return lines
+  }
+
+  func remainder() -> [UInt8]? {
+    let trimmed = buffer.filter { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }
+    return trimmed.isEmpty ? nil : buffer
+  }
+}

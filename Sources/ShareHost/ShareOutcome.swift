@@ -1,0 +1,30 @@
+public import ShareProtocol
+
+/// How a share request ended.
+public enum ShareOutcome: Equatable, Sendable {
+  /// The plugin completed; what it returned (an uploaded file's URL, a saved path).
+  case completed(returningItems: [ItemPayload])
+  /// The plugin cancelled, with its error; or the user cancelled (``userCancelledCode``).
+  case cancelled(code: Int, message: String)
+  /// The plugin failed.
+  case failed(PluginFailure)
+  /// The plugin ran past its time limit and was stopped.
+  case timedOut(seconds: Double)
+
+  /// The error code of a request the user (not the plugin) cancelled.
+  public static let userCancelledCode = -1
+}
+
+/// Why a plugin failed, as data.
+public enum PluginFailure: Equatable, Sendable {
+  /// The program could not be started.
+  case couldNotStart(program: String, reason: String)
+  /// It exited with a non-zero status before saying how the request ended.
+  case exitStatus(Int32)
+  /// It was killed by a signal before saying how the request ended.
+  case signal(name: String)
+  /// It exited successfully without a final `complete` or `cancel` event.
+  case noFinalEvent
+  /// A line of its output is not a protocol event.
+  case unreadableOutput(line: String, reason: String)
+}

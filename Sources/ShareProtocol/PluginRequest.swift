@@ -1,0 +1,61 @@
+/// The one JSON object the host writes on a plugin's standard input (`docs/plugin-protocol.md`).
+public struct PluginRequest: Codable, Equatable, Sendable {
+  /// The protocol version; this is version 1.
+  public var version: Int
+  public var requestId: String
+  public var serviceId: String
+  public var inputItems: [ItemPayload]
+  public var userInfo: [String: JSONValue]
+
+  public static let currentVersion = 1
+
+  public init(
+    requestId: String, serviceId: String, inputItems: [ItemPayload], userInfo: [String: JSONValue] = [:]
+  ) {
+    self.version = Self.currentVersion
+    self.requestId = requestId
+    self.serviceId = serviceId
+    self.inputItems = inputItems
+    self.userInfo = userInfo
+  }
+}
+
+/// An extension item: optional text and attachments.
+public struct ItemPayload: Codable, Equatable, Sendable {
+  public var attributedContentText: String?
+  public var attachments: [AttachmentPayload]
+
+  public init(attributedContentText: String? = nil, attachments: [AttachmentPayload]) {
+    self.attributedContentText = attributedContentText
+    self.attachments = attachments
+  }
+}
+
+/// One attachment: a file, a link or a text, with its type identifiers.
+///
+/// A file has `url` (a `file://` URL percent-encoded byte by byte, so every name survives), `path`
+/// (only when the name is valid UTF-8), `name` (for display) and `size`. A link has `url`; a text
+/// has `text`.
+public struct AttachmentPayload: Codable, Equatable, Sendable {
+  public var typeIdentifiers: [String]
+  public var url: String?
+  public var path: String?
+  public var name: String?
+  public var size: UInt64?
+  public var text: String?
+
+  public init(
+    typeIdentifiers: [String], url: String? = nil, path: String? = nil, name: String? = nil, size: UInt64? = nil,
+    text: String? = nil
+  ) {
+    self.typeIdentifiers = typeIdentifiers
+    self.url = url
+    self.path = path
+    self.name = name
+    self.size = size
+    self.text = text
+  }
+
+  /// Whether this attachment is a local file.
+  public var isFile: Bool { url?.hasPrefix("file://") ?? false }
+}
