@@ -8,6 +8,7 @@ let package = Package(
   products: [
     .executable(name: "xdg-share", targets: ["xdg-share"]),
     .library(name: "ShareCore", targets: ["ShareCore"]),
+    .library(name: "ShareKit", targets: ["ShareKit"]),
   ],
   targets: [
     // System C libraries. Only the wrapper modules below import them.
@@ -30,8 +31,18 @@ let package = Package(
     // The only module that makes system calls: processes, descriptors, signals.
     .target(name: "SharePOSIX", dependencies: ["CPOSIX"], path: "Sources/Wrappers/SharePOSIX"),
 
+    // The plugin protocol's messages, shared by the host and ShareKit.
+    .target(name: "ShareProtocol"),
+
+    // Sharing: the request, the plugin process, the history.
+    .target(name: "ShareHost", dependencies: ["ShareCore", "ShareProtocol", "SharePOSIX"]),
+
+    // ShareKit: what a share extension written in Swift links against.
+    .target(name: "ShareKit", dependencies: ["ShareProtocol", "ShareCore"]),
+
     // The command line: argument parsing, wording, one file per command.
-    .target(name: "ShareCommandLine", dependencies: ["ShareCore", "ShareGLib", "ShareDBus"]),
+    .target(
+      name: "ShareCommandLine", dependencies: ["ShareCore", "ShareGLib", "ShareDBus", "ShareHost", "SharePOSIX"]),
     .executableTarget(name: "xdg-share", dependencies: ["ShareCommandLine"]),
 
     // Benchmarks are executables, run in release: `swift run -c release share-bench`.
@@ -41,6 +52,7 @@ let package = Package(
     .target(name: "ShareTestSupport", dependencies: ["ShareCore", "SharePOSIX"], path: "Tests/ShareTestSupport"),
     .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "ShareTestSupport"]),
     .testTarget(name: "ShareGLibTests", dependencies: ["ShareGLib", "ShareCore"]),
+    .testTarget(name: "ShareKitTests", dependencies: ["ShareKit", "ShareProtocol", "ShareTestSupport"]),
     .testTarget(
       name: "CommandLineTests", dependencies: ["ShareTestSupport"],
       exclude: ["Snapshots"]),

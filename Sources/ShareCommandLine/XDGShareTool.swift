@@ -24,6 +24,18 @@ public enum XDGShareTool {
       code = ListCommand.run(options, context: context)
     case .validate(let paths):
       code = ValidateCommand.run(paths: paths, context: context)
+    case .share(let options):
+      code = ShareCommand.run(options, context: context)
+    case .install(let path):
+      code = InstallCommands.install(path, context: context)
+    case .uninstall(let id):
+      code = InstallCommands.uninstall(id, context: context)
+    case .history(let json):
+      code = HistoryCommands.history(json: json, context: context)
+    case .retry(let id, let json):
+      code = HistoryCommands.retry(id: id, json: json, context: context)
+    case .groupPath(let group):
+      code = HistoryCommands.groupPath(group, context: context)
     }
     return code.rawValue
   }

@@ -52,8 +52,13 @@ public final class PluginRunner: Sendable {
     ProcessSignals.ignoreBrokenPipes()
     let timeout = service.timeout ?? Self.defaultTimeout
     let child: ChildProcess
-    do {
-      let log: ChildProcess.Stream = try logPath.map { .descriptor(try FileDescriptor.openForAppending(Array($0.utf8))) } ?? .inherit
+    do throws(SystemError) {
+      var log = ChildProcess.Stream.inherit
+      if let logPath {
+        try? FileManager.default.createDirectory(
+          atPath: (logPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        log = .descriptor(try FileDescriptor.openForAppending(Array(logPath.utf8)))
+      }
       child = try ChildProcess.spawn(
         [Array(service.executablePath.utf8)], environment: pluginEnvironment,
         workingDirectory: Array(service.bundlePath.utf8), standardInput: .pipe, standardOutput: .pipe,
@@ -97,8 +102,8 @@ public final class PluginRunner: Sendable {
         case .success(let event):
           final = event
           reader.finalAt = Clock.now
-        case .failure(let reason):
-          failure = .unreadableOutput(line: String(decoding: line.prefix(200), as: UTF8.self), reason: reason)
+        case .failure(let unreadable):
+          failure = .unreadableOutput(line: String(decoding: line.prefix(200), as: UTF8.self), reason: unreadable.reason)
           break reading
         }
       }
@@ -108,8 +113,8 @@ public final class PluginRunner: Sendable {
       switch Self.decode(line) {
       case .success(let event) where event.isFinal: final = event
       case .success: break
-      case .failure(let reason):
-        failure = .unreadableOutput(line: String(decoding: line.prefix(200), as: UTF8.self), reason: reason)
+      case .failure(let unreadable):
+        failure = .unreadableOutput(line: String(decoding: line.prefix(200), as: UTF8.self), reason: unreadable.reason)
       }
     }
 
@@ -157,13 +162,18 @@ public final class PluginRunner: Sendable {
     return Array((try? encoder.encode(request)) ?? Data("{}".utf8)) + [UInt8(ascii: "\n")]
   }
 
-  static func decode(_ line: [UInt8]) -> Result<PluginEvent, String> {
+  /// Why a line is not an event, for the failure message.
+  struct UnreadableLine: Error {
+    var reason: String
+  }
+
+  static func decode(_ line: [UInt8]) -> Result<PluginEvent, UnreadableLine> {
     do {
       return .success(try JSONDecoder().decode(PluginEvent.self, from: Data(line)))
     } catch DecodingError.dataCorrupted(let context) {
-      return .failure(context.underlyingError.map { "not JSON (\($0.localizedDescription))" } ?? context.debugDescription)
+      return .failure(UnreadableLine(reason: context.underlyingError == nil ? context.debugDescription : "not JSON"))
     } catch {
-      return .failure("not a protocol event")
+      return .failure(UnreadableLine(reason: "not a protocol event"))
     }
   }
 }

@@ -1,4 +1,4 @@
-public import ShareCore
+import ShareCore
 
 /// What the user asked for, parsed from argv.
 public enum Command: Equatable, Sendable {
@@ -7,12 +7,24 @@ public enum Command: Equatable, Sendable {
   case version
   case list(ListOptions)
   case validate(paths: [FilePath])
+  case share(ShareOptions)
+  case install(path: FilePath)
+  case uninstall(id: String)
+  case history(json: Bool)
+  case retry(id: String, json: Bool)
+  case groupPath(group: String)
 }
 
 /// The subcommands, by the word that names them.
 public enum CommandName: String, CaseIterable, Sendable {
   case list
   case validate
+  case share
+  case install
+  case uninstall
+  case history
+  case retry
+  case group
 }
 
 /// What the user shares: texts, links and files, in the order given.
@@ -23,6 +35,13 @@ public struct SelectionArguments: Equatable, Sendable {
 }
 
 public struct ListOptions: Equatable, Sendable {
+  public var json = false
+  public var selection = SelectionArguments()
+}
+
+public struct ShareOptions: Equatable, Sendable {
+  /// The service to share with; `nil` asks the user.
+  public var service: String?
   public var json = false
   public var selection = SelectionArguments()
 }

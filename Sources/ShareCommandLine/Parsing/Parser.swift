@@ -22,16 +22,102 @@ public enum Parser {
     default: break
     }
     guard let name = CommandName(rawValue: word) else {
-      if word.hasPrefix("-") && word != "-" {
-        throw .unknownOption(word, command: nil, suggestion: Suggestion.nearest(to: word, in: ["--help", "--version"]))
+      // The short form: `xdg-share photo.png`, `xdg-share --service ID -- %F`.
+      if word.hasPrefix("-") && word != "-" && word != "--" && !ShareOption.startsShortForm(word) {
+        throw .unknownOption(
+          word, command: nil,
+          suggestion: Suggestion.nearest(to: word, in: ["--help", "--version"] + ShareOption.names))
       }
-      throw .unknownCommand(word, suggestion: Suggestion.nearest(to: word, in: CommandName.allCases.map(\.rawValue)))
+      var cursor = ArgumentCursor(arguments, command: .share)
+      if try cursor.wantsHelp() { return .help(.share) }
+      return .share(try parseShare(&cursor))
     }
     var cursor = ArgumentCursor(rest, command: name)
     if try cursor.wantsHelp() { return .help(name) }
     switch name {
     case .list: return .list(try parseList(&cursor))
     case .validate: return try parseValidate(&cursor)
+    case .share: return .share(try parseShare(&cursor))
+    case .install:
+      return .install(path: FilePath(bytes: try single(&cursor, "BUNDLE")))
+    case .uninstall:
+      return .uninstall(id: String(decoding: try single(&cursor, "ID"), as: UTF8.self))
+    case .history:
+      return .history(json: try onlyJSONFlag(&cursor, positional: nil).json)
+    case .retry:
+      let (json, id) = try onlyJSONFlag(&cursor, positional: "ID")
+      return .retry(id: id!, json: json)
+    case .group:
+      guard let action = try cursor.next() else { throw .missingArgument("ACTION (path)", command: .group) }
+      guard case .positional(let bytes) = action, bytes == Array("path".utf8) else {
+        throw .unexpectedArgument(Self.describe(action), command: .group)
+      }
+      return .groupPath(group: String(decoding: try single(&cursor, "GROUP"), as: UTF8.self))
+    }
+  }
+
+  private static func parseShare(_ cursor: inout ArgumentCursor) throws(UsageError) -> ShareOptions {
+    var options = ShareOptions()
+    while let argument = try cursor.next() {
+      switch argument {
+      case .option("--json", let value):
+        try cursor.refuseValue(value, of: "--json")
+        options.json = true
+      case .option("--service", let value):
+        options.service = String(decoding: try cursor.value(for: "--service", inline: value), as: UTF8.self)
+      case .option(let option, let value) where SelectionOption(rawValue: option) != nil:
+        options.selection.items.append(
+          try SelectionOption(rawValue: option)!.item(try cursor.value(for: option, inline: value)))
+      case .option(let option, _):
+        throw .unknownOption(option, command: .share, suggestion: Suggestion.nearest(to: option, in: ShareOption.names))
+      case .positional(let bytes):
+        options.selection.items.append(.file(FilePath(bytes: bytes)))
+      }
+    }
+    guard !options.selection.isEmpty else { throw .missingArgument("something to share (FILE, --text or --url)", command: .share) }
+    return options
+  }
+
+  /// Exactly one positional argument.
+  private static func single(_ cursor: inout ArgumentCursor, _ name: String) throws(UsageError) -> [UInt8] {
+    var value: [UInt8]?
+    while let argument = try cursor.next() {
+      guard case .positional(let bytes) = argument, value == nil else {
+        throw .unexpectedArgument(describe(argument), command: cursor.command)
+      }
+      value = bytes
+    }
+    guard let value else { throw .missingArgument(name, command: cursor.command) }
+    return value
+  }
+
+  /// `--json` and, when `positional` names one, exactly one positional argument.
+  private static func onlyJSONFlag(
+    _ cursor: inout ArgumentCursor, positional: String?
+  ) throws(UsageError) -> (json: Bool, value: String?) {
+    var json = false
+    var value: String?
+    while let argument = try cursor.next() {
+      switch argument {
+      case .option("--json", let inline):
+        try cursor.refuseValue(inline, of: "--json")
+        json = true
+      case .option(let option, _):
+        throw .unknownOption(option, command: cursor.command, suggestion: Suggestion.nearest(to: option, in: ["--json"]))
+      case .positional(let bytes) where positional != nil && value == nil:
+        value = String(decoding: bytes, as: UTF8.self)
+      case .positional(let bytes):
+        throw .unexpectedArgument(String(decoding: bytes, as: UTF8.self), command: cursor.command)
+      }
+    }
+    if let positional, value == nil { throw .missingArgument(positional, command: cursor.command) }
+    return (json, value)
+  }
+
+  private static func describe(_ argument: ArgumentCursor.Argument) -> String {
+    switch argument {
+    case .option(let name, _): name
+    case .positional(let bytes): String(decoding: bytes, as: UTF8.self)
     }
   }
 
@@ -67,6 +153,15 @@ public enum Parser {
     }
     guard !paths.isEmpty else { throw .missingArgument("PATH", command: .validate) }
     return .validate(paths: paths)
+  }
+}
+
+/// The options of `share`, also accepted first in the short form.
+enum ShareOption {
+  static let names = ["--service", "--json"] + SelectionOption.names
+
+  static func startsShortForm(_ word: String) -> Bool {
+    names.contains { word == $0 || word.hasPrefix($0 + "=") }
   }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import ShareCore
 import ShareDBus
 import ShareGLib
+import SharePOSIX
 
 /// What every command works with: the environment, where things are, and how to speak.
 struct ToolContext {
@@ -40,14 +41,24 @@ struct ToolContext {
       busNames: BusNames.availability(of: names.sorted()))
   }
 
-  /// Turns the selection's items into attachments; a file that cannot be read is reported and
-  /// makes the result `nil`.
-  func attachments(for selection: SelectionArguments, types: TypeSystem) -> [Attachment]? {
+  /// The selection with relative file paths made absolute (against the working directory's bytes).
+  func resolve(_ selection: SelectionArguments) -> [ShareItem] {
     let directory = ShareGLib.currentDirectory()
-    let items = selection.items.map { item -> ShareItem in
+    return selection.items.map { item in
       if case .file(let path) = item { return .file(path.absolute(in: directory)) }
       return item
     }
+  }
+
+  /// Asks on the terminal when there is one, else lists the choices for the caller.
+  var picker: any ServicePicker {
+    Terminal.isTerminal(0) && Terminal.isTerminal(2) ? TerminalPicker() : ListingPicker()
+  }
+
+  /// Turns the selection's items into attachments; a file that cannot be read is reported and
+  /// makes the result `nil`.
+  func attachments(for selection: SelectionArguments, types: TypeSystem) -> [Attachment]? {
+    let items = resolve(selection)
     let (attachments, problems) = types.attachments(for: items, inspector: GIOFileInspector())
     for problem in problems {
       output.error(Wording.describe(problem))

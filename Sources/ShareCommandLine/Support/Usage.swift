@@ -6,22 +6,44 @@ public enum Usage {
     xdg-share: share files, links and text with the services installed on this desktop.
 
     Usage:
+      xdg-share [share] [--service ID] [--text TEXT] [--url URL]... [--json] [--] FILE...
       xdg-share list [--json] [--text TEXT] [--url URL]... [--] [FILE...]
       xdg-share validate PATH...
+      xdg-share install BUNDLE
+      xdg-share uninstall ID
+      xdg-share history [--json]
+      xdg-share retry [--json] ID
+      xdg-share group path GROUP
       xdg-share COMMAND --help
       xdg-share --version
 
     Commands:
+      share      Share with a service (the default: `xdg-share photo.png`).
       list       Show the installed share services, or those that accept the given items.
       validate   Check share-extension bundles and report every problem.
+      install    Validate a bundle and install it for this user.
+      uninstall  Remove a service this user installed.
+      history    Show past share requests and how they ended.
+      retry      Run a request that did not complete again.
+      group      Print an App Group's shared folder.
 
+    \(exitStatus)
+
+    Share services are *.shareext bundles in $XDG_DATA_HOME/xdg-share/extensions and in
+    each $XDG_DATA_DIRS/xdg-share/extensions; the first bundle with an identifier wins.
+    """
+
+  static let exitStatus = """
     Exit status:
       0  success
       1  failure (an invalid bundle, a file that cannot be read)
       2  the command line cannot be understood
-
-    Share services are *.shareext bundles in $XDG_DATA_HOME/xdg-share/extensions and in
-    each $XDG_DATA_DIRS/xdg-share/extensions; the first bundle with an identifier wins.
+      3  the service cancelled the request (or you did)
+      4  the service failed (it crashed, exited non-zero, or said nothing)
+      5  the service ran past its time limit and was stopped
+      6  no service has that identifier
+      7  the service does not accept these items (or none does)
+      8  no service was chosen (no terminal to ask on)
     """
 
   static func help(for command: CommandName?) -> String {
@@ -51,6 +73,74 @@ public enum Usage {
       one line per problem: FILE: KEY: expected ..., found ...
 
       Exit status: 0 every bundle is valid (warnings allowed); 1 a bundle has an error; 2 usage.
+      """
+    case .share:
+      """
+      Usage: xdg-share [share] [--service ID] [--text TEXT] [--url URL]... [--json] [--] FILE...
+
+      Share files, links and text with a service. Without --service, the services that accept
+      the items are listed; on a terminal you pick one, otherwise they are printed and
+      xdg-share exits with status 8. The service's rule is checked again before it runs.
+
+      Options:
+        --service ID  The service to share with (see `xdg-share list`).
+        --text TEXT   Share a piece of text (repeatable).
+        --url URL     Share a link (repeatable); a file:// URL is taken as the file.
+        --json        Print the outcome as JSON: {"requestId", "status", "returningItems",
+                      "message"}.
+        --            Every argument after this is a file path, taken byte for byte.
+
+      What the service returns (an uploaded file's link, a saved file's path) is printed, one
+      per line. On a terminal progress is drawn on standard error; without one, outcomes and
+      progress go to desktop notifications.
+
+      \(exitStatus)
+      """
+    case .install:
+      """
+      Usage: xdg-share install BUNDLE
+
+      Validate a *.shareext bundle and copy it into $XDG_DATA_HOME/xdg-share/extensions,
+      replacing an earlier copy of the same service.
+
+      Exit status: 0 installed; 1 the bundle is invalid or cannot be copied; 2 usage.
+      """
+    case .uninstall:
+      """
+      Usage: xdg-share uninstall ID
+
+      Remove the service ID from $XDG_DATA_HOME/xdg-share/extensions. Services installed for
+      every user cannot be removed here; hide them in ~/.config/xdg-share/settings.ini.
+
+      Exit status: 0 removed; 1 it is installed system-wide; 6 no such service; 2 usage.
+      """
+    case .history:
+      """
+      Usage: xdg-share history [--json]
+
+      Show every share request recorded in $XDG_STATE_HOME/xdg-share/history, oldest first:
+      its id, when it started, how it ended, the service and what was shared.
+
+      Exit status: 0; 2 usage.
+      """
+    case .retry:
+      """
+      Usage: xdg-share retry [--json] ID
+
+      Share the items of request ID (or a unique prefix of it) with its service again, as a
+      new request. A request that completed is not repeated.
+
+      Exit status: as for share; 1 no such request, or it completed.
+      """
+    case .group:
+      """
+      Usage: xdg-share group path GROUP
+
+      Print the shared folder of the App Group GROUP (group.<reverse-DNS>), creating it. A
+      containing application and its share extension both keep data there; defaults.json in
+      it is their shared key-value store (a JSON object).
+
+      Exit status: 0; 1 the folder cannot be made; 2 usage or a malformed group name.
       """
     }
   }

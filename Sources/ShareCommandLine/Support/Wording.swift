@@ -1,6 +1,9 @@
 import ShareCore
+import ShareHost
+import ShareProtocol
 
-/// Wording of runtime problems the command line reports (bundle problems: ``Diagnostics``).
+/// Wording of what the command line reports at run time (bundle problems: ``Diagnostics``;
+/// command-line errors: ``Usage``).
 enum Wording {
   static func describe(_ problem: FileProblem) -> String {
     let reason =
@@ -10,5 +13,113 @@ enum Wording {
       case .other(let message): message
       }
     return "\(problem.path.displayString): \(reason)"
+  }
+
+  static let chooseWithService = "no terminal to ask on; choose one with --service ID"
+  static let cannotShare = "Cannot share"
+
+  static func sharingWith(_ service: String) -> String { "Sharing with \(service)" }
+
+  static func noServiceAccepts(count: Int) -> String {
+    count == 1 ? "no installed service accepts this item" : "no installed service accepts these \(count) items together"
+  }
+
+  static func exitCode(for outcome: ShareOutcome) -> ExitCode {
+    switch outcome {
+    case .completed: .success
+    case .cancelled: .cancelled
+    case .failed: .pluginFailed
+    case .timedOut: .timedOut
+    }
+  }
+
+  /// What a service returned, one line each: links and texts as they are, files as paths.
+  static func lines(for items: [ItemPayload]) -> [String] {
+    items.flatMap { item in
+      item.attachments.compactMap { attachment -> String? in
+        if let path = attachment.path { return path }
+        if let url = attachment.url {
+          return FilePath(fileURL: url).map(\.displayString) ?? url
+        }
+        return attachment.text
+      } + (item.attachments.isEmpty ? [item.attributedContentText].compactMap { $0 } : [])
+    }
+  }
+
+  static func describe(_ outcome: ShareOutcome, service: String) -> String {
+    switch outcome {
+    case .completed: "shared with \(service)"
+    case .cancelled(ShareOutcome.userCancelledCode, _): "cancelled"
+    case .cancelled(_, let message): message.isEmpty ? "\(service) cancelled" : "\(service) cancelled: \(message)"
+    case .failed(let failure): "\(service) failed: " + describe(failure)
+    case .timedOut(let seconds): "\(service) took longer than \(format(seconds)) seconds and was stopped"
+    }
+  }
+
+  static func describe(_ failure: PluginFailure) -> String {
+    switch failure {
+    case .couldNotStart(let program, let reason): "cannot start \(program): \(reason)"
+    case .exitStatus(let status): "it exited with status \(status) without finishing the request"
+    case .signal(let name): "it was killed by \(name)"
+    case .noFinalEvent: "it exited without saying whether it completed or cancelled"
+    case .unreadableOutput(let line, let reason):
+      "it wrote output that is not a protocol event (\(reason)): \(Diagnostics.quoted(line))"
+    }
+  }
+
+  static func notification(for outcome: ShareOutcome, service: String) -> (summary: String, body: String) {
+    switch outcome {
+    case .completed(let items):
+      ("Shared with \(service)", lines(for: items).joined(separator: "\n"))
+    case .cancelled(_, let message): ("\(service) cancelled", message)
+    case .failed(let failure): ("Sharing with \(service) failed", describe(failure))
+    case .timedOut: ("Sharing with \(service) failed", describe(outcome, service: service))
+    }
+  }
+
+  static func describe(_ refusal: ShareRefusal, registry: ServiceRegistry) -> (String, ExitCode) {
+    switch refusal {
+    case .noSuchService(let id):
+      let suggestion = Suggestion.nearest(to: id, in: registry.services.map(\.id))
+      return ("no share service '\(id)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), .noSuchService)
+    case .notAccepted(let service, let rejection):
+      return ("\(service.name) does not accept this: \(describe(rejection))", .notAccepted)
+    case .unreadableFiles(let problems):
+      return (problems.map(describe).joined(separator: "\nxdg-share: "), .failure)
+    case .cannotRecord(let reason):
+      return ("cannot record the request, so it was not started: \(reason)", .failure)
+    }
+  }
+
+  static func describe(_ rejection: RuleRejection) -> String {
+    switch rejection {
+    case .empty: "there is nothing to share"
+    case .tooManyAttachments(let maximum, let found): "it takes at most \(count(maximum, "item")), not \(found)"
+    case .tooFewAttachments(let minimum, let found): "it needs at least \(count(minimum, "item")), not \(found)"
+    case .tooMany(let category, let maximum, let found):
+      "it takes at most \(count(maximum, noun(category))), not \(found)"
+    case .unsupported(let category): "it does not take \(noun(category, plural: true))"
+    case .predicateFalse: "its activation rule refuses these items"
+    }
+  }
+
+  private static func noun(_ category: DictionaryRule.Category, plural: Bool = false) -> String {
+    let singular =
+      switch category {
+      case .text: "text"
+      case .webURL: "link"
+      case .image: "image"
+      case .movie: "movie"
+      case .file: "file"
+      }
+    return plural && category != .text ? singular + "s" : singular
+  }
+
+  private static func count(_ number: Int, _ noun: String) -> String {
+    number == 1 || noun == "text" ? "\(number) \(noun)" : "\(number) \(noun)s"
+  }
+
+  private static func format(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
   }
 }

@@ -65,7 +65,7 @@ public enum Diagnostics {
   }
 
   /// Double-quoted with control characters escaped, so a value can never break the line.
-  static func quoted(_ text: String) -> String {
+  public static func quoted(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
       switch scalar {

@@ -12,4 +12,12 @@ public enum ActivationRule: Sendable, Equatable {
     case .predicate(let predicate): predicate.evaluate(selection)
     }
   }
+
+  /// Why the rule refuses `selection`, or `nil` when it accepts it.
+  public func rejection(of selection: ActivationSelection) -> RuleRejection? {
+    switch self {
+    case .dictionary(let rule): rule.rejection(of: selection)
+    case .predicate(let predicate): predicate.evaluate(selection) ? nil : .predicateFalse
+    }
+  }
 }

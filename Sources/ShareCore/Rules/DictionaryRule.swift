@@ -61,31 +61,58 @@ public struct DictionaryRule: Sendable, Equatable {
     return limits
   }
 
-  private enum Category: Hashable {
+  /// What a dictionary rule counts: each attachment falls into one category.
+  public enum Category: Hashable, Sendable {
     case text, webURL, image, movie, file
   }
 
   public func accepts(_ selection: ActivationSelection) -> Bool {
+    rejection(of: selection) == nil
+  }
+
+  /// Why the rule refuses `selection`, or `nil` when it accepts it.
+  public func rejection(of selection: ActivationSelection) -> RuleRejection? {
     let total = selection.attachmentCount
-    guard total > 0 else { return false }
-    if let maxAttachments, total > maxAttachments { return false }
-    if let minAttachments, total < minAttachments { return false }
+    guard total > 0 else { return .empty }
+    if let maxAttachments, total > maxAttachments { return .tooManyAttachments(maximum: maxAttachments, found: total) }
+    if let minAttachments, total < minAttachments { return .tooFewAttachments(minimum: minAttachments, found: total) }
 
     let limits = self.limits
     var used: [Category: Int] = [:]
-    var undeclared = 0
+    var undeclared: [Category: Int] = [:]
     for (kind, count) in selection.kindCounts {
-      let category: Category? =
+      let own: Category =
         switch kind {
-        case .text: limits[.text] != nil ? .text : nil
-        case .webURL: limits[.webURL] != nil ? .webURL : nil
-        case .image: limits[.image] != nil ? .image : limits[.file] != nil ? .file : nil
-        case .movie: limits[.movie] != nil ? .movie : limits[.file] != nil ? .file : nil
-        case .otherFile: limits[.file] != nil ? .file : nil
+        case .text: .text
+        case .webURL: .webURL
+        case .image: .image
+        case .movie: .movie
+        case .otherFile: .file
         }
-      if let category { used[category, default: 0] += count } else { undeclared += count }
+      let category: Category? =
+        limits[own] != nil ? own : (own == .image || own == .movie) && limits[.file] != nil ? .file : nil
+      if let category { used[category, default: 0] += count } else { undeclared[own, default: 0] += count }
     }
-    for (category, count) in used where count > limits[category, default: 0] { return false }
-    return isStrict ? undeclared == 0 : undeclared < total
+    for category in [Category.file, .image, .movie, .webURL, .text] {
+      if let count = used[category], count > limits[category, default: 0] {
+        return .tooMany(category, maximum: limits[category, default: 0], found: count)
+      }
+    }
+    let undeclaredTotal = undeclared.values.reduce(0, +)
+    let firstUndeclared = [Category.file, .image, .movie, .webURL, .text].first { undeclared[$0] != nil }
+    if isStrict, let firstUndeclared { return .unsupported(firstUndeclared) }
+    if !isStrict, undeclaredTotal == total, let firstUndeclared { return .unsupported(firstUndeclared) }
+    return nil
   }
+}
+
+/// Why an activation rule refuses a selection, as data for messages.
+public enum RuleRejection: Equatable, Sendable {
+  case empty
+  case tooManyAttachments(maximum: Int, found: Int)
+  case tooFewAttachments(minimum: Int, found: Int)
+  case tooMany(DictionaryRule.Category, maximum: Int, found: Int)
+  case unsupported(DictionaryRule.Category)
+  /// A predicate rule evaluated to false.
+  case predicateFalse
 }

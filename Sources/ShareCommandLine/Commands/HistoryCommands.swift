@@ -1,0 +1,76 @@
+import Foundation
+import ShareCore
+import ShareGLib
+import ShareHost
+import ShareProtocol
+
+/// `xdg-share history`, `xdg-share retry ID` and `xdg-share group path GROUP`.
+enum HistoryCommands {
+  static func history(json: Bool, context: ToolContext) -> ExitCode {
+    let records = HistoryStore(stateHome: context.paths.stateHome).records()
+    if json {
+      context.output.line(JSON.encode(records))
+      return .success
+    }
+    let formatter = DateFormatter()
+    formatter.dateFormat = "yyyy-MM-dd HH:mm"
+    for record in records {
+      let items = record.items.map(describe)
+      let summary = (items.first ?? "") + (items.count > 1 ? " (+\(items.count - 1) more)" : "")
+      context.output.line(
+        [
+          String(record.id.prefix(8)), formatter.string(from: record.started), record.status.rawValue,
+          record.serviceName, summary,
+        ].joined(separator: "  "))
+    }
+    return .success
+  }
+
+  static func retry(id: String, json: Bool, context: ToolContext) -> ExitCode {
+    let store = HistoryStore(stateHome: context.paths.stateHome)
+    let record: HistoryRecord
+    switch store.record(matching: id) {
+    case .found(let found): record = found
+    case .none:
+      context.output.error("no request '\(id)' in the history; see 'xdg-share history'")
+      return .failure
+    case .ambiguous(let ids):
+      context.output.error("'\(id)' could be any of \(ids.joined(separator: ", ")); give more of it")
+      return .failure
+    }
+    guard record.isRetryable else {
+      context.output.error("request \(record.id) \(record.status == .completed ? "completed" : "is still running"); nothing to retry")
+      return .failure
+    }
+    let items = record.items.compactMap(\.shareItem)
+    return ShareCommand.perform(
+      serviceID: record.serviceId, items: items, registry: context.loadRegistry(),
+      types: SharedMIMEDatabase.typeSystem(), reporter: OutcomeReporter.make(context: context, json: json),
+      context: context)
+  }
+
+  static func groupPath(_ name: String, context: ToolContext) -> ExitCode {
+    guard let group = ApplicationGroup(name) else {
+      context.output.error("'\(name)' is no App Group name; expected group.<reverse-DNS name>, e.g. group.ch.example.hoi")
+      return .usage
+    }
+    let path = group.containerPath(environment: context.environment)
+    do {
+      try FileManager.default.createDirectory(
+        atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      context.output.error("cannot create \(path): \(error.localizedDescription)")
+      return .failure
+    }
+    context.output.line(path)
+    return .success
+  }
+
+  private static func describe(_ item: RecordedItem) -> String {
+    switch item {
+    case .file(let url): FilePath(fileURL: url).map { String(decoding: $0.lastComponent, as: UTF8.self) } ?? url
+    case .webURL(let url): url
+    case .text(let text): Diagnostics.quoted(String(text.prefix(40)))
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import ShareCore
+
+/// `xdg-share install BUNDLE` and `xdg-share uninstall ID`.
+enum InstallCommands {
+  static func install(_ path: FilePath, context: ToolContext) -> ExitCode {
+    guard var source = path.string else {
+      context.output.error("\(path.displayString): expected a path in UTF-8")
+      return .failure
+    }
+    while source.count > 1, source.hasSuffix("/") { source.removeLast() }
+    let loader = BundleLoader(languages: Localization.preferredLanguages(environment: context.environment))
+    let outcome = loader.load(bundleAt: source)
+    for problem in outcome.problems { context.output.diagnostic(Diagnostics.line(for: problem)) }
+    guard let service = outcome.service else { return .failure }
+
+    let destinationFolder = context.paths.userExtensions
+    let name = service.id + ".shareext"
+    let destination = destinationFolder + "/" + name
+    let staging = destinationFolder + "/.\(name).installing-\(ProcessInfo.processInfo.processIdentifier)"
+    let files = FileManager.default
+    do {
+      try files.createDirectory(atPath: destinationFolder, withIntermediateDirectories: true)
+      try? files.removeItem(atPath: staging)
+      try files.copyItem(atPath: source, toPath: staging)
+      // Other copies of the same service in the user's folder would shadow the new one.
+      for other in userBundles(withID: service.id, in: destinationFolder) where other != destination {
+        try files.removeItem(atPath: other)
+      }
+      try replace(destination, with: staging)
+    } catch {
+      try? files.removeItem(atPath: staging)
+      context.output.error("cannot install \(service.id) into \(destinationFolder): \(error.localizedDescription)")
+      return .failure
+    }
+    context.output.line("Installed \(service.name) (\(service.id)) in \(destination)")
+    return .success
+  }
+
+  static func uninstall(_ id: String, context: ToolContext) -> ExitCode {
+    let bundles = userBundles(withID: id, in: context.paths.userExtensions)
+    guard !bundles.isEmpty else {
+      let registry = context.loadRegistry(reportProblems: false)
+      if let service = registry.service(withID: id) {
+        context.output.error(
+          "\(id) is installed for every user in \(service.bundlePath); hide it instead: add it to Hidden= in [Services] of \(context.paths.settingsFile)"
+        )
+        return .failure
+      }
+      context.output.error("no share service '\(id)' is installed for this user")
+      return .noSuchService
+    }
+    for bundle in bundles {
+      // Rename first, so a half-removed bundle is never loaded.
+      let doomed = (bundle as NSString).deletingLastPathComponent + "/.removing-\(UUID().uuidString)"
+      do {
+        try FileManager.default.moveItem(atPath: bundle, toPath: doomed)
+        try FileManager.default.removeItem(atPath: doomed)
+      } catch {
+        context.output.error("cannot remove \(bundle): \(error.localizedDescription)")
+        return .failure
+      }
+      context.output.line("Removed \(bundle)")
+    }
+    return .success
+  }
+
+  /// Bundles in `folder` (valid or not) whose Info.plist names `id`.
+  private static func userBundles(withID id: String, in folder: String) -> [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    return names.filter { $0.hasSuffix(".shareext") && !$0.hasPrefix(".") }.sorted().map { folder + "/" + $0 }
+      .filter { bundle in
+        guard let data = FileManager.default.contents(atPath: bundle + "/Info.plist"),
+          let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+        else { return false }
+        return plist[InfoPlistKey.identifier] as? String == id
+      }
+  }
+
+  /// Puts `staging` in place of `destination`: the old copy is moved aside first, so at every
+  /// moment one complete bundle is there.
+  private static func replace(_ destination: String, with staging: String) throws {
+    let files = FileManager.default
+    guard files.fileExists(atPath: destination) else {
+      try files.moveItem(atPath: staging, toPath: destination)
+      return
+    }
+    let old = destination + ".old-\(UUID().uuidString)"
+    try files.moveItem(atPath: destination, toPath: old)
+    do {
+      try files.moveItem(atPath: staging, toPath: destination)
+    } catch {
+      try? files.moveItem(atPath: old, toPath: destination)
+      throw error
+    }
+    try? files.removeItem(atPath: old)
+  }
+}

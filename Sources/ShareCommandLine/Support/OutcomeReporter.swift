@@ -1,0 +1,148 @@
+import Foundation
+import ShareCore
+import ShareDBus
+import ShareHost
+import SharePOSIX
+import ShareProtocol
+
+/// Tells the user how a share goes, where the user is: on a terminal, messages and a progress bar
+/// on standard error; started from a file manager (no terminal), desktop notifications. What a
+/// service returns always goes to standard output.
+final class OutcomeReporter {
+  private let output: Output
+  private let json: Bool
+  private let bar: ProgressBar?
+  private let notifications: DesktopNotifications?
+  private var serviceName = ""
+  private var notificationID: UInt32 = 0
+  private var startedAt = Clock.now
+  private var lastNotified = 0.0
+
+  init(output: Output, json: Bool, terminal: Bool, notifications: DesktopNotifications?) {
+    self.output = output
+    self.json = json
+    self.bar = terminal ? ProgressBar(output: output) : nil
+    self.notifications = notifications
+  }
+
+  static func make(context: ToolContext, json: Bool) -> OutcomeReporter {
+    let terminal = Terminal.isTerminal(2)
+    return OutcomeReporter(
+      output: context.output, json: json, terminal: terminal,
+      notifications: terminal ? nil : DesktopNotifications(applicationName: "xdg-share"))
+  }
+
+  func started(_ session: ShareSession) {
+    serviceName = session.service.name
+    startedAt = Clock.now
+  }
+
+  func progress(_ fraction: Double?, _ message: String?) {
+    bar?.draw(fraction: fraction, message: message)
+    // Long work shows in a notification that updates itself, twice a second at most.
+    guard let notifications, Clock.now - startedAt > 1, Clock.now - lastNotified > 0.5 else { return }
+    lastNotified = Clock.now
+    let id = notifications.notify(
+      summary: Wording.sharingWith(serviceName), body: message ?? "", icon: "document-send",
+      replacing: notificationID, progress: fraction.map { Int($0 * 100) }, urgency: .low)
+    notificationID = id ?? notificationID
+  }
+
+  func finished(_ session: ShareSession, _ outcome: ShareOutcome) -> ExitCode {
+    bar?.clear()
+    let code = Wording.exitCode(for: outcome)
+    if json {
+      output.line(JSON.encode(OutcomeSummary(requestId: session.id, serviceId: session.service.id, outcome: outcome)))
+    } else if case .completed(let items) = outcome {
+      for line in Wording.lines(for: items) { output.line(line) }
+    }
+    if case .completed = outcome {} else {
+      output.error(Wording.describe(outcome, service: serviceName))
+    }
+    notify(Wording.notification(for: outcome, service: serviceName), critical: code != .success)
+    return code
+  }
+
+  func refused(_ refusal: ShareRefusal, registry: ServiceRegistry) -> ExitCode {
+    let (message, code) = Wording.describe(refusal, registry: registry)
+    if json { output.line(JSON.encode(["status": "refused", "message": message])) }
+    output.error(message)
+    notify((Wording.cannotShare, message), critical: true)
+    return code
+  }
+
+  func noServiceAccepts(items: [ShareItem]) {
+    let message = Wording.noServiceAccepts(count: items.count)
+    output.error(message)
+    notify((Wording.cannotShare, message), critical: true)
+  }
+
+  private func notify(_ text: (summary: String, body: String), critical: Bool) {
+    guard let notifications else { return }
+    notifications.notify(
+      summary: text.summary, body: text.body, icon: critical ? "dialog-error" : "document-send",
+      replacing: notificationID, urgency: critical ? .critical : .normal)
+  }
+}
+
+/// `--json` output of `share` and `retry`.
+struct OutcomeSummary: Encodable {
+  var requestId: String
+  var serviceId: String
+  var status: String
+  var message: String?
+  var returningItems: [ItemPayload]?
+
+  init(requestId: String, serviceId: String, outcome: ShareOutcome) {
+    self.requestId = requestId
+    self.serviceId = serviceId
+    switch outcome {
+    case .completed(let items):
+      status = "completed"
+      returningItems = items
+    case .cancelled(_, let message):
+      status = "cancelled"
+      self.message = message
+    case .failed:
+      status = "failed"
+      message = Wording.describe(outcome, service: serviceId)
+    case .timedOut:
+      status = "timed-out"
+      message = Wording.describe(outcome, service: serviceId)
+    }
+  }
+}
+
+/// A one-line bar on standard error: `[#######.............]  35%  Uploading photo.png`.
+final class ProgressBar {
+  private let output: Output
+  private var lastDrawn = 0.0
+  private var drawn = false
+
+  init(output: Output) {
+    self.output = output
+  }
+
+  func draw(fraction: Double?, message: String?) {
+    // Redrawing more than ~20 times a second only costs time.
+    guard Clock.now - lastDrawn > 0.05 || fraction == 1 else { return }
+    lastDrawn = Clock.now
+    let width = 24
+    let columns = Terminal.columns ?? 80
+    var line: String
+    if let fraction {
+      let filled = Int((fraction * Double(width)).rounded(.down))
+      line = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
+      line += String(format: "%3d%%", Int(fraction * 100))
+    } else {
+      line = "[" + String(repeating: ".", count: width) + "]     "
+    }
+    if let message, !message.isEmpty { line += "  " + message.replacingOccurrences(of: "\n", with: " ") }
+    output.writeError("\r\u{1B}[K" + String(line.prefix(max(10, columns - 1))))
+    drawn = true
+  }
+
+  func clear() {
+    if drawn { output.writeError("\r\u{1B}[K") }
+  }
+}

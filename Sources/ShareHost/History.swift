@@ -1,0 +1,131 @@
+import Foundation
+public import ShareCore
+public import ShareProtocol
+
+/// One share request as recorded under `$XDG_STATE_HOME/xdg-share/history/`: written before the
+/// plugin starts and again when it ends, so nothing the user shared is lost silently.
+public struct HistoryRecord: Codable, Equatable, Sendable {
+  public var id: String
+  public var serviceId: String
+  public var serviceName: String
+  public var items: [RecordedItem]
+  public var started: Date
+  public var finished: Date?
+  public var status: Status
+  /// The plugin's message, or why it failed.
+  public var message: String?
+  public var returningItems: [ItemPayload]?
+  /// Where the plugin's standard error went.
+  public var log: String?
+
+  public enum Status: String, Codable, Sendable {
+    case running
+    case completed
+    case cancelled
+    case failed
+    case timedOut = "timed-out"
+  }
+
+  /// Whether `retry` makes sense: the request did not complete.
+  public var isRetryable: Bool { status != .completed && status != .running }
+}
+
+/// A shared item as recorded: files by their `file://` URL, so every name survives.
+public enum RecordedItem: Codable, Equatable, Sendable {
+  case file(url: String)
+  case webURL(String)
+  case text(String)
+
+  public init(_ item: ShareItem) {
+    switch item {
+    case .file(let path): self = .file(url: path.fileURL)
+    case .webURL(let url): self = .webURL(url)
+    case .text(let text): self = .text(text)
+    }
+  }
+
+  /// The item to share again; `nil` for a file URL that does not decode.
+  public var shareItem: ShareItem? {
+    switch self {
+    case .file(let url): FilePath(fileURL: url).map(ShareItem.file)
+    case .webURL(let url): .webURL(url)
+    case .text(let text): .text(text)
+    }
+  }
+
+  private enum Keys: String, CodingKey {
+    case file, url, text
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: Keys.self)
+    if let file = try container.decodeIfPresent(String.self, forKey: .file) {
+      self = .file(url: file)
+    } else if let url = try container.decodeIfPresent(String.self, forKey: .url) {
+      self = .webURL(url)
+    } else {
+      self = .text(try container.decode(String.self, forKey: .text))
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Keys.self)
+    switch self {
+    case .file(let url): try container.encode(url, forKey: .file)
+    case .webURL(let url): try container.encode(url, forKey: .url)
+    case .text(let text): try container.encode(text, forKey: .text)
+    }
+  }
+}
+
+/// The folder of history records, one JSON file per request, each written atomically.
+public struct HistoryStore: Sendable {
+  public let directory: String
+
+  public init(stateHome: String) {
+    directory = stateHome + "/xdg-share/history"
+  }
+
+  /// Where a request's plugin writes its standard error.
+  public func logPath(for id: String) -> String {
+    "\(directory)/\(id).log"
+  }
+
+  /// Writes `record` (temporary file, then rename).
+  public func save(_ record: HistoryRecord) throws {
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    try encoder.encode(record).write(to: URL(fileURLWithPath: "\(directory)/\(record.id).json"), options: .atomic)
+  }
+
+  /// Every record, oldest first; unreadable files are skipped.
+  public func records() -> [HistoryRecord] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    return names.filter { $0.hasSuffix(".json") }.compactMap { name in
+      FileManager.default.contents(atPath: "\(directory)/\(name)").flatMap {
+        try? decoder.decode(HistoryRecord.self, from: $0)
+      }
+    }.sorted { ($0.started, $0.id) < ($1.started, $1.id) }
+  }
+
+  /// The record whose id is `id` or starts with it, when exactly one does.
+  public func record(matching id: String) -> Lookup {
+    let matches = records().filter { $0.id == id || $0.id.hasPrefix(id) }
+    if let exact = matches.first(where: { $0.id == id }) { return .found(exact) }
+    switch matches.count {
+    case 0: return .none
+    case 1: return .found(matches[0])
+    default: return .ambiguous(matches.map(\.id))
+    }
+  }
+
+  public enum Lookup: Equatable, Sendable {
+    case found(HistoryRecord)
+    case none
+    case ambiguous([String])
+  }
+}

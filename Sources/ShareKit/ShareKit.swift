@@ -1,0 +1,1 @@
+// ShareKit: the library for writing share extensions in Swift. (Being written.)
