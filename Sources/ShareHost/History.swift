@@ -96,7 +96,10 @@ public struct HistoryStore: Sendable {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .iso8601
+    encoder.dateEncodingStrategy = .custom { date, encoder in
+      var container = encoder.singleValueContainer()
+      try container.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))
+    }
     try encoder.encode(record).write(to: URL(fileURLWithPath: "\(directory)/\(record.id).json"), options: .atomic)
   }
 
@@ -104,7 +107,16 @@ public struct HistoryStore: Sendable {
   public func records() -> [HistoryRecord] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
     let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .iso8601
+    decoder.dateDecodingStrategy = .custom { decoder in
+      let text = try decoder.singleValueContainer().decode(String.self)
+      guard
+        let date = (try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)))
+          ?? (try? Date(text, strategy: .iso8601))
+      else {
+        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date"))
+      }
+      return date
+    }
     return names.filter { $0.hasSuffix(".json") }.compactMap { name in
       FileManager.default.contents(atPath: "\(directory)/\(name)").flatMap {
         try? decoder.decode(HistoryRecord.self, from: $0)

@@ -168,12 +168,17 @@ public final class PluginRunner: Sendable {
   }
 
   static func decode(_ line: [UInt8]) -> Result<PluginEvent, UnreadableLine> {
+    let data = Data(line)
     do {
-      return .success(try JSONDecoder().decode(PluginEvent.self, from: Data(line)))
-    } catch DecodingError.dataCorrupted(let context) {
-      return .failure(UnreadableLine(reason: context.underlyingError == nil ? context.debugDescription : "not JSON"))
+      return .success(try JSONDecoder().decode(PluginEvent.self, from: data))
     } catch {
-      return .failure(UnreadableLine(reason: "not a protocol event"))
+      guard (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil else {
+        return .failure(UnreadableLine(reason: "not JSON"))
+      }
+      if case DecodingError.dataCorrupted(let context) = error {
+        return .failure(UnreadableLine(reason: context.debugDescription))
+      }
+      return .failure(UnreadableLine(reason: "a field has the wrong type"))
     }
   }
 }

@@ -1,0 +1,259 @@
+import Foundation
+import ShareCore
+import ShareTestSupport
+import Testing
+
+/// `xdg-share share` end to end: real plugin processes reading the documented request.
+@Suite struct ShareTests {
+  let desktop: TemporaryDesktop
+
+  init() throws {
+    desktop = try TemporaryDesktop()
+  }
+
+  /// Installs a plugin written in Python that runs `body` after reading the request into `request`.
+  @discardableResult
+  func plugin(
+    _ id: String, rule: String = BundleFixture.predicate("TRUEPREDICATE"), extraXML: String = "", body: String
+  ) throws -> String {
+    let program = """
+      #!/usr/bin/python3
+      import json, os, sys, time, signal
+      raw = sys.stdin.buffer.read()
+      open(os.path.join(os.environ["XDG_STATE_HOME"], "request-\(id).json"), "wb").write(raw)
+      request = json.loads(raw)
+      def emit(event):
+          sys.stdout.write(json.dumps(event) + "\\n")
+          sys.stdout.flush()
+      \(body.split(separator: "\n").joined(separator: "\n"))
+
+      """
+    return try BundleFixture(id: id, name: id.split(separator: ".").last.map(String.init) ?? id, ruleXML: rule, extraXML: extraXML, program: program)
+      .write(into: desktop.userExtensions)
+  }
+
+  func receivedRequest(_ id: String) throws -> [String: Any] {
+    let data = try Data(contentsOf: URL(fileURLWithPath: "\(desktop.root)/state/request-\(id).json"))
+    return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+  }
+
+  func attachments(_ request: [String: Any]) -> [[String: Any]] {
+    ((request["inputItems"] as? [[String: Any]])?.first?["attachments"] as? [[String: Any]]) ?? []
+  }
+
+  @Test func hostileNamesArriveByteForByte() throws {
+    try plugin("com.example.echo", body: "emit({'complete': {'returningItems': []}})")
+    let names: [[UInt8]] = [
+      Array("$(touch pwned) `x` 'q' \"d\";|&.png".utf8), Array("new\nline.txt".utf8),
+      [0x6C, 0x61, 0x74, 0x69, 0x6E, 0x2D, 0xE9, 0xFF, 0x2E, 0x74, 0x78, 0x74], Array("-leading-dash".utf8),
+      Array(String(repeating: "long", count: 60).utf8), Array("%20 percent%.txt".utf8),
+    ]
+    var paths: [[UInt8]] = []
+    for name in names { paths.append(try desktop.writeFile(named: name, contents: Array("x".utf8))) }
+    let result = try Tool.run(
+      [Array("--service".utf8), Array("com.example.echo".utf8), Array("--".utf8)] + paths, on: desktop)
+    #expect(result.status == 0, "\(result.standardError)")
+    let received = attachments(try receivedRequest("com.example.echo"))
+    #expect(received.count == names.count)
+    for (attachment, path) in zip(received, paths) {
+      let url = try #require(attachment["url"] as? String)
+      #expect(FilePath(fileURL: url)?.bytes == path)
+      #expect((attachment["path"] as? String).map { Array($0.utf8) } == FilePath(bytes: path).string.map { Array($0.utf8) })
+      #expect(attachment["size"] as? Int == 1)
+      #expect(attachment["name"] as? String != nil)
+    }
+    #expect(received[2]["path"] == nil)
+    #expect(!FileManager.default.fileExists(atPath: "\(desktop.files)/pwned"))
+  }
+
+  @Test func requestCarriesTheDocumentedFields() throws {
+    try plugin("com.example.echo", body: "emit({'complete': {}})")
+    try desktop.writeFile(named: "photo.png", contents: "")
+    let png = try desktop.writeFile(named: Array("p.png".utf8), contents: tinyPNG)
+    let result = try Tool.run(
+      ["share", "--service", "com.example.echo", "--text", "hello", "--url", "https://example.org/a?b=1",
+       String(decoding: png, as: UTF8.self)], on: desktop)
+    #expect(result.status == 0, "\(result.standardError)")
+    let request = try receivedRequest("com.example.echo")
+    #expect(request["version"] as? Int == 1)
+    #expect(request["serviceId"] as? String == "com.example.echo")
+    #expect((request["requestId"] as? String)?.isEmpty == false)
+    let item = try #require((request["inputItems"] as? [[String: Any]])?.first)
+    #expect(item["attributedContentText"] as? String == "hello")
+    let attachments = self.attachments(request)
+    #expect(attachments[0]["text"] as? String == "hello")
+    #expect(attachments[0]["typeIdentifiers"] as? [String] == ["public.plain-text", "text/plain"])
+    #expect(attachments[1]["url"] as? String == "https://example.org/a?b=1")
+    #expect(attachments[1]["typeIdentifiers"] as? [String] == ["public.url"])
+    #expect(attachments[2]["typeIdentifiers"] as? [String] == ["public.png", "image/png"])
+    #expect(attachments[2]["path"] as? String == String(decoding: png, as: UTF8.self))
+  }
+
+  @Test func completionPrintsWhatTheServiceReturned() throws {
+    try plugin(
+      "com.example.upload",
+      body: """
+        emit({'progress': 0.5, 'message': 'halfway'})
+        emit({'complete': {'returningItems': [{'attachments': [{'typeIdentifiers': ['public.url'], 'url': 'https://example.org/f/1'}]}]}})
+        """)
+    try desktop.writeFile(named: "a.txt", contents: "a")
+    let result = try Tool.run(["--service", "com.example.upload", "a.txt"], on: desktop)
+    #expect(result.status == 0)
+    #expect(result.standardOutput == "https://example.org/f/1\n")
+    let json = try Tool.run(["--service", "com.example.upload", "--json", "a.txt"], on: desktop)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+    #expect(object["status"] as? String == "completed")
+    #expect(object["serviceId"] as? String == "com.example.upload")
+  }
+
+  @Test func cancellingPluginExitsWithThreeAndShowsItsMessage() throws {
+    try plugin("com.example.no", body: "emit({'cancel': {'error': {'code': 7, 'message': 'Not signed in'}}})\nsys.exit(1)")
+    try desktop.writeFile(named: "a.txt", contents: "a")
+    let result = try Tool.run(["--service", "com.example.no", "a.txt"], on: desktop)
+    #expect(result.status == 3)
+    #expect(result.standardError == "xdg-share: no cancelled: Not signed in\n")
+  }
+
+  @Test(arguments: [
+    ("os.kill(os.getpid(), signal.SIGSEGV)", "xdg-share: crash failed: it was killed by SIGSEGV\n"),
+    ("sys.exit(9)", "xdg-share: crash failed: it exited with status 9 without finishing the request\n"),
+    ("sys.exit(0)", "xdg-share: crash failed: it exited without saying whether it completed or cancelled\n"),
+    (
+      "print('hello there', flush=True)",
+      "xdg-share: crash failed: it wrote output that is not a protocol event (not JSON): \"hello there\"\n"
+    ),
+  ])
+  func failingPluginExitsWithFour(_ body: String, _ message: String) throws {
+    try plugin("com.example.crash", body: body)
+    try desktop.writeFile(named: "a.txt", contents: "a")
+    let result = try Tool.run(["--service", "com.example.crash", "a.txt"], on: desktop)
+    #expect(result.status == 4)
+    #expect(result.standardError == message)
+  }
+
+  @Test func timeoutStopsTheWholeProcessGroup() throws {
+    try plugin(
+      "com.example.slow", extraXML: "<key>XDGShareTimeout</key><real>1</real>",
+      body: """
+        import subprocess
+        child = subprocess.Popen(["sleep", "60"])
+        open(os.path.join(os.environ["XDG_STATE_HOME"], "child.pid"), "w").write(str(child.pid))
+        emit({'progress': 0.1})
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        time.sleep(60)
+        """)
+    try desktop.writeFile(named: "a.txt", contents: "a")
+    let started = Date()
+    let result = try Tool.run(["--service", "com.example.slow", "a.txt"], on: desktop)
+    #expect(result.status == 5)
+    #expect(result.standardError == "xdg-share: slow took longer than 1 seconds and was stopped\n")
+    #expect(Date().timeIntervalSince(started) < 10)
+    let pid = try #require(Int32(try String(contentsOfFile: "\(desktop.root)/state/child.pid", encoding: .utf8)))
+    // Gone, or a zombie waiting for a reaper that this container may not have.
+    let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ")[2]
+    #expect(state == nil || state == "Z", "the plugin's child must be gone with its group")
+  }
+
+  @Test func unknownServiceExitsWithSix() throws {
+    try plugin("com.example.echo", body: "emit({'complete': {}})")
+    try desktop.writeFile(named: "a.txt", contents: "a")
+    let result = try Tool.run(["--service", "com.example.ech", "a.txt"], on: desktop)
+    #expect(result.status == 6)
+    #expect(result.standardError == "xdg-share: no share service 'com.example.ech'; did you mean 'com.example.echo'?\n")
+  }
+
+  @Test func ruleIsCheckedAgainBeforeLaunch() throws {
+    try plugin(
+      "com.example.oneimage",
+      rule: BundleFixture.dictionary([("NSExtensionActivationSupportsImageWithMaxCount", "<integer>1</integer>")]),
+      body: "emit({'complete': {}})")
+    try desktop.writeFile(named: "a.txt", contents: "a")
+    let result = try Tool.run(["--service", "com.example.oneimage", "a.txt"], on: desktop)
+    #expect(result.status == 7)
+    #expect(result.standardError == "xdg-share: oneimage does not accept this: it does not take files\n")
+    #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/state/request-com.example.oneimage.json"))
+  }
+
+  @Test func missingFileIsReportedNotShared() throws {
+    try plugin("com.example.echo", body: "emit({'complete': {}})")
+    let result = try Tool.run(["--service", "com.example.echo", "--", "gone.png"], on: desktop)
+    #expect(result.status == 1)
+    #expect(result.standardError == "xdg-share: \(desktop.files)/gone.png: no such file or directory\n")
+  }
+
+  @Test func withoutATerminalTheChoicesArePrinted() throws {
+    try plugin("com.example.echo", body: "emit({'complete': {}})")
+    try desktop.writeFile(named: "a.txt", contents: "a")
+    let result = try Tool.run(["a.txt"], on: desktop)
+    #expect(result.status == 8)
+    #expect(result.standardOutput == "com.example.echo\techo\n")
+    #expect(result.standardError == "xdg-share: no terminal to ask on; choose one with --service ID\n")
+  }
+
+  @Test func historyRecordsEveryRequestAndRetryRunsAFailedOneAgain() throws {
+    let flag = "\(desktop.root)/state/fail-once"
+    #expect(FileManager.default.createFile(atPath: flag, contents: nil))
+    try plugin(
+      "com.example.flaky",
+      body: """
+        flag = os.path.join(os.environ["XDG_STATE_HOME"], "fail-once")
+        if os.path.exists(flag):
+            os.remove(flag)
+            sys.exit(3)
+        emit({'complete': {'returningItems': [{'attachments': [{'typeIdentifiers': ['public.plain-text'], 'text': 'ok'}]}]}})
+        """)
+    try desktop.writeFile(named: "a.txt", contents: "a")
+    #expect(try Tool.run(["--service", "com.example.flaky", "a.txt"], on: desktop).status == 4)
+    let history = try Tool.run(["history", "--json"], on: desktop)
+    let records = try #require(try JSONSerialization.jsonObject(with: Data(history.standardOutput.utf8)) as? [[String: Any]])
+    #expect(records.count == 1)
+    #expect(records[0]["status"] as? String == "failed")
+    let id = try #require(records[0]["id"] as? String)
+    let retry = try Tool.run(["retry", String(id.prefix(8))], on: desktop)
+    #expect(retry.status == 0, "\(retry.standardError)")
+    #expect(retry.standardOutput == "ok\n")
+    let after = try Tool.run(["history"], on: desktop).standardOutput.split(separator: "\n")
+    #expect(after.count == 2)
+    #expect(after[1].contains("completed  flaky  a.txt"))
+    let completed = try #require(after[1].split(separator: " ").first.map(String.init))
+    #expect(try Tool.run(["retry", completed], on: desktop).status == 1, "a completed request is not repeated")
+  }
+
+  @Test func installValidatesCopiesAndUninstallRemoves() throws {
+    let bundle = try BundleFixture(id: "com.example.new", name: "New", ruleXML: BundleFixture.predicate("TRUEPREDICATE"))
+      .write(into: desktop.files, folder: "New")
+    let install = try Tool.run(["install", bundle], on: desktop)
+    #expect(install.status == 0, "\(install.standardError)")
+    #expect(FileManager.default.fileExists(atPath: "\(desktop.userExtensions)/com.example.new.shareext/Info.plist"))
+    #expect(try Tool.run(["list"], on: desktop).standardOutput.contains("com.example.new"))
+    // Installing again replaces the copy.
+    #expect(try Tool.run(["install", bundle], on: desktop).status == 0)
+    let uninstall = try Tool.run(["uninstall", "com.example.new"], on: desktop)
+    #expect(uninstall.status == 0)
+    #expect(!(try Tool.run(["list"], on: desktop).standardOutput.contains("com.example.new")))
+    #expect(try Tool.run(["uninstall", "com.example.new"], on: desktop).status == 6)
+
+    let broken = try BundleFixture(id: "bad id", name: "Bad", ruleXML: BundleFixture.predicate("TRUEPREDICATE"))
+      .write(into: desktop.files, folder: "Bad")
+    let refused = try Tool.run(["install", broken], on: desktop)
+    #expect(refused.status == 1)
+    #expect(refused.standardError.contains("CFBundleIdentifier: expected a reverse-DNS identifier"))
+  }
+
+  @Test func systemServicesCannotBeUninstalledHere() throws {
+    try BundleFixture(id: "com.example.system", name: "System", ruleXML: BundleFixture.predicate("TRUEPREDICATE"))
+      .write(into: desktop.systemExtensions)
+    let result = try Tool.run(["uninstall", "com.example.system"], on: desktop)
+    #expect(result.status == 1)
+    #expect(result.standardError.contains("installed for every user"))
+  }
+
+  @Test func groupPathIsCreatedInTheDataHome() throws {
+    let result = try Tool.run(["group", "path", "group.ch.example.hoi"], on: desktop)
+    #expect(result.status == 0)
+    #expect(result.standardOutput == "\(desktop.root)/data/xdg-share/groups/group.ch.example.hoi\n")
+    var isDirectory: ObjCBool = false
+    #expect(FileManager.default.fileExists(atPath: "\(desktop.root)/data/xdg-share/groups/group.ch.example.hoi", isDirectory: &isDirectory))
+    #expect(try Tool.run(["group", "path", "not-a-group"], on: desktop).status == 2)
+  }
+}
