@@ -17,6 +17,12 @@ import Testing
     try Snapshot.assertMatches(result.standardOutput, named: "help-" + arguments.joined(separator: "-"))
   }
 
+  @Test func aMistypedCommandIsAFileToShareButTheMessageHelps() throws {
+    let result = try Tool.run(["lst"], on: desktop)
+    #expect(result.status == 1)
+    #expect(result.standardError == "xdg-share: \(desktop.files)/lst: no such file or directory (did you mean the command 'list'?)\n")
+  }
+
   @Test func version() throws {
     let result = try Tool.run(["--version"], on: desktop)
     #expect(result.status == 0)
@@ -24,7 +30,7 @@ import Testing
   }
 
   @Test(arguments: [
-    (["lst"], "xdg-share: unknown command 'lst'. Did you mean 'list'? See 'xdg-share --help'.\n"),
+    (["--hepl"], "xdg-share: unknown option '--hepl'. Did you mean '--help'? See 'xdg-share --help'.\n"),
     (["list", "--jsn"], "xdg-share: unknown option '--jsn' for 'list'. Did you mean '--json'? See 'xdg-share list --help'.\n"),
     (["list", "--text"], "xdg-share: option '--text' needs a value\n"),
     (["list", "--json=yes"], "xdg-share: option '--json' takes no value\n"),

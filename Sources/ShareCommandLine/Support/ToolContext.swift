@@ -61,9 +61,21 @@ struct ToolContext {
     let items = resolve(selection)
     let (attachments, problems) = types.attachments(for: items, inspector: GIOFileInspector())
     for problem in problems {
-      output.error(Wording.describe(problem))
+      output.error(Wording.describe(problem) + commandHint(for: problem, in: selection))
     }
     return problems.isEmpty ? attachments : nil
+  }
+}
+
+extension ToolContext {
+  /// `xdg-share lst` is the short form of sharing a file named `lst`; when there is no such file
+  /// and the word is near a command, the user most likely meant the command.
+  fileprivate func commandHint(for problem: FileProblem, in selection: SelectionArguments) -> String {
+    guard problem.reason == .notFound, case .file(let first)? = selection.items.first,
+      problem.path.lastComponent == first.bytes, let word = first.string,
+      let command = Suggestion.nearest(to: word, in: CommandName.allCases.map(\.rawValue))
+    else { return "" }
+    return " (did you mean the command '\(command)'?)"
   }
 }
 

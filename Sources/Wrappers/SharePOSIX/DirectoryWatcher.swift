@@ -1,0 +1,53 @@
+import Glibc
+
+/// Watches folders for entries that appear, change or go (inotify).
+public final class DirectoryWatcher {
+  private let descriptor: FileDescriptor
+  private var watched: [Int32: String] = [:]
+
+  public init() throws(SystemError) {
+    descriptor = FileDescriptor(raw: try check("inotify_init1") { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) })
+  }
+
+  /// The descriptor to poll, for an ``EventLoop``.
+  public var descriptorNumber: Int32 { descriptor.rawValue }
+
+  /// Starts watching `path`; returns whether it could (it may not exist).
+  @discardableResult
+  public func watch(_ path: String) -> Bool {
+    let mask =
+      IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB | IN_DELETE_SELF
+      | IN_MOVE_SELF | IN_ONLYDIR
+    let id = inotify_add_watch(descriptor.rawValue, path, UInt32(mask))
+    guard id >= 0 else { return false }
+    watched[id] = path
+    return true
+  }
+
+  /// Stops watching everything, so that a new set can be watched.
+  public func removeAll() {
+    for id in watched.keys { inotify_rm_watch(descriptor.rawValue, id) }
+    watched = [:]
+  }
+
+  /// The folders watched now.
+  public var paths: Set<String> { Set(watched.values) }
+
+  /// Reads what happened since the last call: the folders in which something changed.
+  public func changedFolders() -> Set<String> {
+    var folders: Set<String> = []
+    while let chunk = try? descriptor.read(upTo: 65536), !chunk.isEmpty {
+      var offset = 0
+      let headerSize = MemoryLayout<inotify_event>.size
+      while offset + headerSize <= chunk.count {
+        let (id, length) = chunk.withUnsafeBytes { raw in
+          let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+          return (event.wd, Int(event.len))
+        }
+        if let path = watched[id] { folders.insert(path) }
+        offset += headerSize + length
+      }
+    }
+    return folders
+  }
+}
