@@ -37,12 +37,18 @@ let package = Package(
     // Sharing: the request, the plugin process, the history.
     .target(name: "ShareHost", dependencies: ["ShareCore", "ShareProtocol", "SharePOSIX"]),
 
+    // The D-Bus session service.
+    .target(
+      name: "ShareDaemon",
+      dependencies: ["ShareCore", "ShareHost", "ShareDBus", "ShareGLib", "SharePOSIX", "ShareProtocol"]),
+
     // ShareKit: what a share extension written in Swift links against.
     .target(name: "ShareKit", dependencies: ["ShareProtocol", "ShareCore"]),
 
     // The command line: argument parsing, wording, one file per command.
     .target(
-      name: "ShareCommandLine", dependencies: ["ShareCore", "ShareGLib", "ShareDBus", "ShareHost", "SharePOSIX"]),
+      name: "ShareCommandLine",
+      dependencies: ["ShareCore", "ShareGLib", "ShareDBus", "ShareHost", "SharePOSIX", "ShareDaemon"]),
     .executableTarget(name: "xdg-share", dependencies: ["ShareCommandLine"]),
 
     // Benchmarks are executables, run in release: `swift run -c release share-bench`.

@@ -36,6 +36,8 @@ public enum XDGShareTool {
       code = HistoryCommands.retry(id: id, json: json, context: context)
     case .groupPath(let group):
       code = HistoryCommands.groupPath(group, context: context)
+    case .daemon(let idleTimeout):
+      code = DaemonCommand.run(idleTimeout: idleTimeout, context: context)
     }
     return code.rawValue
   }

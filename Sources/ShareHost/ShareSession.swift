@@ -26,13 +26,25 @@ public final class ShareSession: Sendable {
   ///
   /// - Throws: ``ShareRefusal`` when the service is unknown, a file cannot be read, or the rule
   ///   refuses the selection.
-  public init(
+  public convenience init(
     serviceID: String, items: [ShareItem], registry: ServiceRegistry, types: TypeSystem,
     inspector: some FileInspector, history: HistoryStore, environment: [String: String],
     userInfo: [String: JSONValue] = [:], requestID: String = RequestBuilder.newRequestID()
   ) throws(ShareRefusal) {
+    try self.init(
+      serviceID: serviceID, requested: items.map { RequestedItem($0) }, registry: registry, types: types,
+      inspector: inspector, history: history, environment: environment, userInfo: userInfo, requestID: requestID)
+  }
+
+  /// Prepares a share of `requested` items (with the MIME types callers gave).
+  public init(
+    serviceID: String, requested: [RequestedItem], registry: ServiceRegistry, types: TypeSystem,
+    inspector: some FileInspector, history: HistoryStore, environment: [String: String],
+    userInfo: [String: JSONValue] = [:], requestID: String = RequestBuilder.newRequestID()
+  ) throws(ShareRefusal) {
     guard let service = registry.service(withID: serviceID) else { throw .noSuchService(serviceID) }
-    let (attachments, problems) = types.attachments(for: items, inspector: inspector)
+    let items = requested.map(\.item)
+    let (attachments, problems) = types.attachments(for: requested, inspector: inspector)
     guard problems.isEmpty else { throw .unreadableFiles(problems) }
     if let rejection = service.rule.rejection(of: ActivationSelection(attachments: attachments, types: types)) {
       throw .notAccepted(service: service, rejection: rejection)

@@ -1,6 +1,5 @@
 import Foundation
 import ShareCore
-import ShareGLib
 import ShareHost
 import ShareProtocol
 
@@ -43,10 +42,10 @@ enum HistoryCommands {
       return .failure
     }
     let items = record.items.compactMap(\.shareItem)
+    let catalog = context.loadCatalog()
     return ShareCommand.perform(
-      serviceID: record.serviceId, items: items, registry: context.loadRegistry(),
-      types: SharedMIMEDatabase.typeSystem(), reporter: OutcomeReporter.make(context: context, json: json),
-      context: context)
+      serviceID: record.serviceId, items: items, registry: catalog.registry, types: catalog.types,
+      reporter: OutcomeReporter.make(context: context, json: json), context: context)
   }
 
   static func groupPath(_ name: String, context: ToolContext) -> ExitCode {

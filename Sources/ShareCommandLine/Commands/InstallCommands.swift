@@ -40,8 +40,7 @@ enum InstallCommands {
   static func uninstall(_ id: String, context: ToolContext) -> ExitCode {
     let bundles = userBundles(withID: id, in: context.paths.userExtensions)
     guard !bundles.isEmpty else {
-      let registry = context.loadRegistry(reportProblems: false)
-      if let service = registry.service(withID: id) {
+      if let service = context.loadCatalog(reportProblems: false).registry.service(withID: id) {
         context.output.error(
           "\(id) is installed for every user in \(service.bundlePath); hide it instead: add it to Hidden= in [Services] of \(context.paths.settingsFile)"
         )

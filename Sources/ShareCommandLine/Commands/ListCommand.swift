@@ -1,20 +1,17 @@
 import Foundation
 import ShareCore
-import ShareGLib
+import ShareHost
 
 /// `xdg-share list`: every offered service, or those that accept the given items.
 enum ListCommand {
   static func run(_ options: ListOptions, context: ToolContext) -> ExitCode {
-    let registry = context.loadRegistry()
-    let environment = context.serviceEnvironment(for: registry.services)
+    let catalog = context.loadCatalog()
     let services: [ShareService]
     if options.selection.isEmpty {
-      services = registry.offered(in: environment)
+      services = catalog.offered
     } else {
-      let types = SharedMIMEDatabase.typeSystem()
-      guard let attachments = context.attachments(for: options.selection, types: types) else { return .failure }
-      services = registry.offered(
-        accepting: ActivationSelection(attachments: attachments, types: types), in: environment)
+      guard let attachments = context.attachments(for: options.selection, catalog: catalog) else { return .failure }
+      services = catalog.services(accepting: ActivationSelection(attachments: attachments, types: catalog.types))
     }
     if options.json {
       context.output.line(JSON.encode(services.map(ServiceSummary.init)))

@@ -8,8 +8,7 @@ import ShareProtocol
 /// `xdg-share share` and the short form: pick a service, run it, report the outcome.
 enum ShareCommand {
   static func run(_ options: ShareOptions, context: ToolContext) -> ExitCode {
-    let registry = context.loadRegistry()
-    let types = SharedMIMEDatabase.typeSystem()
+    let catalog = context.loadCatalog()
     let items = context.resolve(options.selection)
     let reporter = OutcomeReporter.make(context: context, json: options.json)
 
@@ -17,10 +16,8 @@ enum ShareCommand {
     if let chosen = options.service {
       serviceID = chosen
     } else {
-      guard let attachments = context.attachments(for: options.selection, types: types) else { return .failure }
-      let candidates = registry.offered(
-        accepting: ActivationSelection(attachments: attachments, types: types),
-        in: context.serviceEnvironment(for: registry.services))
+      guard let attachments = context.attachments(for: options.selection, catalog: catalog) else { return .failure }
+      let candidates = catalog.services(accepting: ActivationSelection(attachments: attachments, types: catalog.types))
       guard !candidates.isEmpty else {
         reporter.noServiceAccepts(items: items)
         return .notAccepted
@@ -30,7 +27,9 @@ enum ShareCommand {
       case .declined: return .noServiceChosen
       }
     }
-    return perform(serviceID: serviceID, items: items, registry: registry, types: types, reporter: reporter, context: context)
+    return perform(
+      serviceID: serviceID, items: items, registry: catalog.registry, types: catalog.types, reporter: reporter,
+      context: context)
   }
 
   /// Runs one share to its end; shared with `retry`.

@@ -13,6 +13,7 @@ public enum Command: Equatable, Sendable {
   case history(json: Bool)
   case retry(id: String, json: Bool)
   case groupPath(group: String)
+  case daemon(idleTimeout: Double?)
 }
 
 /// The subcommands, by the word that names them.
@@ -25,6 +26,7 @@ public enum CommandName: String, CaseIterable, Sendable {
   case history
   case retry
   case group
+  case daemon
 }
 
 /// What the user shares: texts, links and files, in the order given.

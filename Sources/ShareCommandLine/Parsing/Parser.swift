@@ -53,6 +53,22 @@ public enum Parser {
         throw .unexpectedArgument(Self.describe(action), command: .group)
       }
       return .groupPath(group: String(decoding: try single(&cursor, "GROUP"), as: UTF8.self))
+    case .daemon:
+      var idleTimeout: Double?
+      while let argument = try cursor.next() {
+        guard case .option("--idle-timeout", let inline) = argument else {
+          if case .option(let option, _) = argument {
+            throw .unknownOption(option, command: .daemon, suggestion: Suggestion.nearest(to: option, in: ["--idle-timeout"]))
+          }
+          throw .unexpectedArgument(describe(argument), command: .daemon)
+        }
+        let text = String(decoding: try cursor.value(for: "--idle-timeout", inline: inline), as: UTF8.self)
+        guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+          throw .invalidValue(option: "--idle-timeout", value: text, expected: "a number of seconds (0: never)")
+        }
+        idleTimeout = seconds
+      }
+      return .daemon(idleTimeout: idleTimeout)
     }
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 import ShareCore
-import ShareDBus
+import ShareDaemon
+import ShareHost
 import ShareGLib
 import SharePOSIX
 
@@ -16,29 +17,19 @@ struct ToolContext {
     self.output = output
   }
 
-  /// The installed services, with the user's hidden ones marked. Broken bundles are reported on
-  /// standard error and skipped.
-  func loadRegistry(reportProblems: Bool = true) -> ServiceRegistry {
-    let settings = (try? String(contentsOfFile: paths.settingsFile, encoding: .utf8)).map(UserSettings.init(parsing:))
-    let registry = ServiceRegistry.load(
-      from: paths.extensionDirectories,
-      loader: BundleLoader(languages: Localization.preferredLanguages(environment: environment)),
-      hiddenServices: settings?.hiddenServices ?? [])
+  /// The installed services and what is offered, as the D-Bus service sees them. Broken bundles
+  /// are reported on standard error and skipped.
+  func loadCatalog(reportProblems: Bool = true) -> ServiceCatalog {
+    let environment = self.environment
+    let catalog = ServiceCatalog(environment: environment, types: SharedMIMEDatabase.typeSystem()) {
+      DesktopServiceEnvironment(environment: environment, services: $0)
+    }
     if reportProblems {
-      for problem in registry.problems where problem.severity == .error {
+      for problem in catalog.registry.problems where problem.severity == .error {
         output.diagnostic(Diagnostics.line(for: problem))
       }
     }
-    return registry
-  }
-
-  /// The live desktop: programs on `PATH`, names on the session bus (asked once, only when some
-  /// service needs one).
-  func serviceEnvironment(for services: [ShareService]) -> LiveServiceEnvironment {
-    let names = Set(services.flatMap(\.requirements.busNames))
-    return LiveServiceEnvironment(
-      searchPath: (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init),
-      busNames: BusNames.availability(of: names.sorted()))
+    return catalog
   }
 
   /// The selection with relative file paths made absolute (against the working directory's bytes).
@@ -57,9 +48,9 @@ struct ToolContext {
 
   /// Turns the selection's items into attachments; a file that cannot be read is reported and
   /// makes the result `nil`.
-  func attachments(for selection: SelectionArguments, types: TypeSystem) -> [Attachment]? {
+  func attachments(for selection: SelectionArguments, catalog: ServiceCatalog) -> [Attachment]? {
     let items = resolve(selection)
-    let (attachments, problems) = types.attachments(for: items, inspector: GIOFileInspector())
+    let (attachments, problems) = catalog.attachments(for: items.map { RequestedItem($0) }, inspector: GIOFileInspector())
     for problem in problems {
       output.error(Wording.describe(problem) + commandHint(for: problem, in: selection))
     }
@@ -79,16 +70,3 @@ extension ToolContext {
   }
 }
 
-/// The requirements check against this machine.
-struct LiveServiceEnvironment: ServiceEnvironment {
-  let searchPath: [String]
-  let busNames: [String: Bool]
-
-  func isProgramAvailable(_ name: String) -> Bool {
-    searchPath.contains { FileManager.default.isExecutableFile(atPath: $0 + "/" + name) }
-  }
-
-  func isBusNameAvailable(_ name: String) -> Bool {
-    busNames[name] ?? false
-  }
-}

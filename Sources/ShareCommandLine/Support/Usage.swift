@@ -1,6 +1,8 @@
 /// Every word of help and command-line error text.
 public enum Usage {
   public static let version = "0.1.0"
+  /// Seconds the service waits without work before it exits.
+  static let defaultIdleTimeout: Double = 120
 
   static let overview = """
     xdg-share: share files, links and text with the services installed on this desktop.
@@ -14,6 +16,7 @@ public enum Usage {
       xdg-share history [--json]
       xdg-share retry [--json] ID
       xdg-share group path GROUP
+      xdg-share daemon [--idle-timeout SECONDS]
       xdg-share COMMAND --help
       xdg-share --version
 
@@ -26,6 +29,7 @@ public enum Usage {
       history    Show past share requests and how they ended.
       retry      Run a request that did not complete again.
       group      Print an App Group's shared folder.
+      daemon     Serve org.xdgshare.Share on the session bus (started by D-Bus activation).
 
     \(exitStatus)
 
@@ -141,6 +145,18 @@ public enum Usage {
       it is their shared key-value store (a JSON object).
 
       Exit status: 0; 1 the folder cannot be made; 2 usage or a malformed group name.
+      """
+    case .daemon:
+      """
+      Usage: xdg-share daemon [--idle-timeout SECONDS]
+
+      Own org.xdgshare.Share on the session bus and serve /org/xdgshare/Share (interface
+      org.xdgshare.Share1, documented in org.xdgshare.Share1.xml): list and query services,
+      and share as request objects. Bundles are watched and reloaded as they change. D-Bus
+      starts the service on demand; it exits after SECONDS without calls or requests in
+      flight (default \(Int(defaultIdleTimeout)); XDG_SHARE_IDLE_TIMEOUT; 0 never).
+
+      Exit status: 0 after idling out; 1 no session bus, or the name is taken; 2 usage.
       """
     }
   }

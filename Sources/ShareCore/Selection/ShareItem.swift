@@ -5,6 +5,18 @@ public enum ShareItem: Hashable, Sendable {
   case text(String)
 }
 
+/// An item as a caller hands it over: the item, and its MIME type when the caller knows it.
+public struct RequestedItem: Hashable, Sendable {
+  public var item: ShareItem
+  /// Replaces detection for a file, and `text/plain` for a text; links are always `public.url`.
+  public var mimeType: String?
+
+  public init(_ item: ShareItem, mimeType: String? = nil) {
+    self.item = item
+    self.mimeType = mimeType
+  }
+}
+
 /// What is known about a file once it has been looked at.
 public struct FileFacts: Hashable, Sendable {
   /// The MIME type, from the name and, when the name gives no certain answer, the content.

@@ -98,29 +98,37 @@ public struct TypeSystem: Sendable {
   public func attachments(
     for items: [ShareItem], inspector: some FileInspector
   ) -> (attachments: [Attachment], problems: [FileProblem]) {
+    attachments(for: items.map { RequestedItem($0) }, inspector: inspector)
+  }
+
+  /// Turns a selection into attachments, honouring the MIME types callers give.
+  public func attachments(
+    for items: [RequestedItem], inspector: some FileInspector
+  ) -> (attachments: [Attachment], problems: [FileProblem]) {
     var attachments: [Attachment] = []
     var problems: [FileProblem] = []
     var identifiersByType: [String: [String]] = [:]
-    for item in items {
-      switch item {
+    func identifiers(_ mimeType: String) -> [String] {
+      if let known = identifiersByType[mimeType] { return known }
+      let ids = typeIdentifiers(forMIMEType: mimeType)
+      identifiersByType[mimeType] = ids
+      return ids
+    }
+    for requested in items {
+      switch requested.item {
       case .file(let path):
         do {
-          let facts = try inspector.inspect(path)
-          let ids =
-            identifiersByType[facts.contentType]
-            ?? {
-              let ids = typeIdentifiers(forMIMEType: facts.contentType)
-              identifiersByType[facts.contentType] = ids
-              return ids
-            }()
-          attachments.append(Attachment(item: item, typeIdentifiers: ids, file: facts))
+          var facts = try inspector.inspect(path)
+          if let given = requested.mimeType { facts.contentType = mime.canonical(given) }
+          attachments.append(Attachment(item: requested.item, typeIdentifiers: identifiers(facts.contentType), file: facts))
         } catch {
           problems.append(error)
         }
       case .webURL:
-        attachments.append(Attachment(item: item, typeIdentifiers: Self.webURLIdentifiers))
+        attachments.append(Attachment(item: requested.item, typeIdentifiers: Self.webURLIdentifiers))
       case .text:
-        attachments.append(Attachment(item: item, typeIdentifiers: Self.textIdentifiers))
+        let ids = requested.mimeType.map { identifiers(mime.canonical($0)) } ?? Self.textIdentifiers
+        attachments.append(Attachment(item: requested.item, typeIdentifiers: ids))
       }
     }
     return (attachments, problems)

@@ -6,6 +6,8 @@ import Glibc
 /// Not `Sendable`: one thread owns a connection and nothing else touches it.
 public final class BusConnection {
   let raw: OpaquePointer
+  /// The handler of ``setMessageHandler(_:)``, kept alive while libdbus points to it.
+  var messageHandler: HandlerBox?
 
   private init(raw: OpaquePointer) {
     self.raw = raw

@@ -1,0 +1,23 @@
+import Foundation
+public import ShareCore
+import ShareDBus
+
+/// Whether a service's requirements are met on this desktop: programs on `PATH`, names owned or
+/// activatable on the session bus (asked once, only for the names some service needs).
+public struct DesktopServiceEnvironment: ServiceEnvironment {
+  let searchPath: [String]
+  let busNames: [String: Bool]
+
+  public init(environment: [String: String], services: [ShareService]) {
+    searchPath = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
+    busNames = BusNames.availability(of: Set(services.flatMap(\.requirements.busNames)).sorted())
+  }
+
+  public func isProgramAvailable(_ name: String) -> Bool {
+    searchPath.contains { FileManager.default.isExecutableFile(atPath: $0 + "/" + name) }
+  }
+
+  public func isBusNameAvailable(_ name: String) -> Bool {
+    busNames[name] ?? false
+  }
+}

@@ -1,0 +1,67 @@
+import ShareCore
+import ShareDBus
+
+/// Decodes the `aa{sv}` items of `QueryItems` and `Share`, saying exactly what is wrong.
+enum ItemArguments {
+  static let maximumItems = 10_000
+
+  static func decode(_ value: DBusValue, argument: String) throws(BusError) -> [RequestedItem] {
+    guard case .array("a{sv}", let dictionaries) = value else {
+      throw .invalidArguments("\(argument): expected an array of dictionaries (aa{sv}), found \(value.signature)")
+    }
+    guard dictionaries.count <= maximumItems else {
+      throw .limitExceeded("\(argument): at most \(maximumItems) items in one call, found \(dictionaries.count)")
+    }
+    var items: [RequestedItem] = []
+    items.reserveCapacity(dictionaries.count)
+    for (index, dictionary) in dictionaries.enumerated() {
+      items.append(try decodeItem(dictionary, label: "\(argument)[\(index)]"))
+    }
+    return items
+  }
+
+  private static func decodeItem(_ dictionary: DBusValue, label: String) throws(BusError) -> RequestedItem {
+    guard let entries = dictionary.vardictEntries else {
+      throw .invalidArguments("\(label): expected a dictionary a{sv}")
+    }
+    var item: ShareItem?
+    var mimeType: String?
+    var contentKeys: [String] = []
+    for (key, value) in entries {
+      switch (key, value) {
+      case ("path", .bytes(var bytes)):
+        if bytes.last == 0 { bytes.removeLast() }
+        guard !bytes.isEmpty, !bytes.contains(0) else {
+          throw .invalidArguments("\(label).path: expected a file path without NUL bytes")
+        }
+        guard bytes.first == UInt8(ascii: "/") else {
+          throw .invalidArguments("\(label).path: expected an absolute path, found '\(FilePath(bytes: bytes).displayString)'")
+        }
+        item = .file(FilePath(bytes: bytes))
+        contentKeys.append(key)
+      case ("url", .string(let url)):
+        item = FilePath(fileURL: url).map(ShareItem.file) ?? .webURL(url)
+        contentKeys.append(key)
+      case ("text", .string(let text)):
+        item = .text(text)
+        contentKeys.append(key)
+      case ("mime-type", .string(let type)):
+        guard type.split(separator: "/").count == 2, !type.contains(" ") else {
+          throw .invalidArguments("\(label).mime-type: expected a MIME type such as image/png, found '\(type)'")
+        }
+        mimeType = type
+      case ("path", _), ("url", _), ("text", _), ("mime-type", _):
+        let expected = key == "path" ? "ay" : "s"
+        throw .invalidArguments("\(label).\(key): expected type '\(expected)', found '\(value.signature)'")
+      default:
+        continue  // Unknown keys are ignored, as portals do, so later versions can add some.
+      }
+    }
+    guard contentKeys.count == 1, let item else {
+      throw .invalidArguments(
+        "\(label): expected exactly one of path, url or text, found "
+          + (contentKeys.isEmpty ? "none" : contentKeys.joined(separator: " and ")))
+    }
+    return RequestedItem(item, mimeType: mimeType)
+  }
+}

@@ -1,0 +1,478 @@
+import Foundation
+import ShareCore
+import ShareDBus
+import ShareGLib
+import ShareHost
+import SharePOSIX
+import ShareProtocol
+import Synchronization
+
+/// `xdg-share daemon`: owns `org.xdgshare.Share` on the session bus, answers queries from the
+/// installed bundles (reloaded when they change), and runs shares as request objects.
+///
+/// One thread, the one that calls ``run()``, owns the bus connection and all state; plugin
+/// processes run on threads of their own and hand their events back through ``Outbox``.
+public final class ShareDaemon {
+  public static let busName = "org.xdgshare.Share"
+  public static let objectPath = "/org/xdgshare/Share"
+  public static let interface = "org.xdgshare.Share1"
+  public static let requestInterface = "org.xdgshare.Request1"
+  static let requestPrefix = objectPath + "/request"
+  /// `Version` of the interface.
+  static let version: UInt32 = 1
+
+  public struct Configuration: Sendable {
+    public var environment: [String: String]
+    /// Seconds without calls or requests in flight before the service exits; 0 never.
+    public var idleTimeout: Double
+    /// A change is taken in once the folders have been quiet this long...
+    public var quietPeriod: Double = 0.05
+    /// ...or this long after the first change, whichever comes first.
+    public var maximumDelay: Double = 0.25
+    public var maximumRequestsPerCaller = 64
+
+    public init(environment: [String: String], idleTimeout: Double) {
+      self.environment = environment
+      self.idleTimeout = idleTimeout
+    }
+  }
+
+  /// Why the service could not start.
+  public enum StartError: Error, Equatable {
+    case noBus(String)
+    case nameTaken
+    case system(String)
+  }
+
+  private let configuration: Configuration
+  private let connection: BusConnection
+  private let loop: EventLoop
+  private let watcher: DirectoryWatcher
+  private let types: TypeSystem
+  private let history: HistoryStore
+  private var catalog: ServiceCatalog
+  private var dictionaries: [String: DBusValue] = [:]
+  /// Replies by the services they list: their marshalled bodies are copied, not rebuilt.
+  private var replyCache: [String: DBusMessage] = [:]
+  private var requests: [String: ActiveRequest] = [:]
+  private let outbox = Outbox()
+  private var lastActivity = Clock.now
+  private var changeFirstSeen: Double?
+  private var changeLastSeen: Double?
+  private var tokenCounter = 0
+  private var stopping = false
+  /// Work that must wait until the reply being built is queued.
+  private var afterReply: (() -> Void)?
+
+  /// Connects, owns the name and loads the services.
+  public init(configuration: Configuration) throws(StartError) {
+    self.configuration = configuration
+    do {
+      connection = try BusConnection.session()
+    } catch {
+      throw .noBus(error.message)
+    }
+    do {
+      loop = try EventLoop()
+      watcher = try DirectoryWatcher()
+    } catch {
+      throw .system(error.description)
+    }
+    types = SharedMIMEDatabase.typeSystem()
+    let environment = configuration.environment
+    catalog = ServiceCatalog(environment: environment, types: types) {
+      DesktopServiceEnvironment(environment: environment, services: $0)
+    }
+    history = HistoryStore(stateHome: catalog.paths.stateHome)
+    rebuildDictionaries()
+    connection.setMessageHandler { [unowned self] message in self.handle(message) }
+    guard (try? connection.requestName(Self.busName)) == .primaryOwner else { throw .nameTaken }
+    try? connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'")
+    watchFolders()
+  }
+
+  /// Serves until idle (or the bus goes away); returns the exit status.
+  public func run() -> Int32 {
+    guard let socket = connection.pollDescriptor else { return 1 }
+    ProcessSignals.ignoreBrokenPipes()
+    loop.watch(descriptor: socket) { [unowned self] in
+      if !connection.ingest() { stopping = true }
+      connection.dispatchPending()
+    }
+    loop.watch(descriptor: watcher.descriptorNumber) { [unowned self] in
+      if !watcher.changedFolders().isEmpty { noteChange() }
+    }
+    loop.onWake { [unowned self] in drainOutbox() }
+    connection.dispatchPending()
+    loop.run(
+      nextTimeout: { [unowned self] in nextDeadline().map { $0 - Clock.now } },
+      onTimeout: { [unowned self] in handleDeadlines() },
+      shouldStop: { [unowned self] in
+        connection.flush()
+        return stopping
+      })
+    // Answer whatever arrived before the name went, then go.
+    connection.ingest()
+    connection.dispatchPending()
+    connection.flush()
+    return 0
+  }
+
+  // MARK: Time
+
+  private func nextDeadline() -> Double? {
+    var deadlines: [Double] = []
+    if let first = changeFirstSeen, let last = changeLastSeen {
+      deadlines.append(min(last + configuration.quietPeriod, first + configuration.maximumDelay))
+    }
+    if configuration.idleTimeout > 0 && requests.isEmpty {
+      deadlines.append(lastActivity + configuration.idleTimeout)
+    }
+    return deadlines.min()
+  }
+
+  private func handleDeadlines() {
+    let now = Clock.now
+    if let first = changeFirstSeen, let last = changeLastSeen,
+      now >= min(last + configuration.quietPeriod, first + configuration.maximumDelay)
+    {
+      changeFirstSeen = nil
+      changeLastSeen = nil
+      reload()
+    }
+    if configuration.idleTimeout > 0, requests.isEmpty, now >= lastActivity + configuration.idleTimeout {
+      // Give the name back first: a call from now on starts a new instance by activation.
+      connection.releaseName(Self.busName)
+      stopping = true
+    }
+  }
+
+  private func noteChange() {
+    let now = Clock.now
+    if changeFirstSeen == nil { changeFirstSeen = now }
+    changeLastSeen = now
+  }
+
+  // MARK: Services
+
+  private func reload() {
+    let environment = configuration.environment
+    let fresh = ServiceCatalog(environment: environment, types: types) {
+      DesktopServiceEnvironment(environment: environment, services: $0)
+    }
+    watchFolders(for: fresh)
+    guard fresh.offered != catalog.offered || fresh.registry.services != catalog.registry.services else {
+      catalog = fresh
+      return
+    }
+    catalog = fresh
+    rebuildDictionaries()
+    connection.enqueue(DBusMessage.signal(path: Self.objectPath, interface: Self.interface, member: "ServicesChanged"))
+    connection.flush()
+  }
+
+  private func rebuildDictionaries() {
+    replyCache = [:]
+    dictionaries = Dictionary(
+      uniqueKeysWithValues: catalog.registry.services.map { service in
+        var entries: [(String, DBusValue)] = [
+          ("id", .string(service.id)), ("name", .string(service.name)), ("icon", .string(service.icon)),
+        ]
+        if let description = service.description { entries.append(("description", .string(description))) }
+        if let version = service.version { entries.append(("version", .string(version))) }
+        return (service.id, DBusValue.vardict(entries))
+      })
+  }
+
+  /// Watches every extensions folder, each bundle in them, and for a folder that does not exist
+  /// yet its nearest existing parent, so that creating it is noticed.
+  private func watchFolders(for catalog: ServiceCatalog? = nil) {
+    let catalog = catalog ?? self.catalog
+    var folders: Set<String> = []
+    for directory in catalog.paths.extensionDirectories {
+      var existing = directory
+      while !FileManager.default.fileExists(atPath: existing), existing != "/" {
+        existing = (existing as NSString).deletingLastPathComponent
+      }
+      folders.insert(existing)
+      guard existing == directory else { continue }
+      for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasSuffix(".shareext") {
+        let bundle = directory + "/" + name
+        folders.insert(bundle)
+        for inner in (try? FileManager.default.contentsOfDirectory(atPath: bundle)) ?? [] where inner.hasSuffix(".lproj") {
+          folders.insert(bundle + "/" + inner)
+        }
+      }
+    }
+    folders.insert(catalog.paths.configHome + "/xdg-share")
+    guard folders != watcher.paths else { return }
+    watcher.removeAll()
+    for folder in folders.sorted() { watcher.watch(folder) }
+  }
+
+  // MARK: Calls
+
+  private func handle(_ message: DBusMessage) -> Bool {
+    switch message.kind {
+    case .signal:
+      if message.member == "NameOwnerChanged", case .string(let name)? = message.arguments().first,
+        catalog.registry.services.contains(where: { $0.requirements.busNames.contains(name) })
+      {
+        noteChange()
+      }
+      return false
+    case .methodCall:
+      break
+    default:
+      return false
+    }
+    guard let path = message.path else { return false }
+    lastActivity = Clock.now
+    let reply: DBusMessage?
+    do {
+      if path == Self.objectPath {
+        reply = try handleServiceCall(message)
+      } else if path.hasPrefix(Self.requestPrefix + "/") {
+        reply = try handleRequestCall(message, path: path)
+      } else if let child = Self.childOnTheWay(to: path), message.member == "Introspect" {
+        reply = message.reply([.string(InterfaceXML.parent(child: child))])
+      } else {
+        return false
+      }
+    } catch {
+      reply = message.errorReply(name: error.name, message: error.message)
+    }
+    guard let reply else { return false }
+    if !message.expectsNoReply { connection.enqueue(reply) }
+    afterReply?()
+    afterReply = nil
+    return true
+  }
+
+  /// `/` → `org`, `/org` → `xdgshare`, `/org/xdgshare` → `Share`.
+  private static func childOnTheWay(to path: String) -> String? {
+    ["/": "org", "/org": "xdgshare", "/org/xdgshare": "Share"][path]
+  }
+
+  private func handleServiceCall(_ message: DBusMessage) throws(BusError) -> DBusMessage? {
+    switch (message.interface, message.member) {
+    case (Self.interface?, "ListServices"), (nil, "ListServices"):
+      try expect(message, "", names: "()")
+      return reply(message, listing: catalog.offered)
+    case (Self.interface?, "QueryItems"), (nil, "QueryItems"):
+      try expect(message, "aa{sv}a{sv}", names: "(aa{sv} items, a{sv} options)")
+      let arguments = message.arguments()
+      let items = try ItemArguments.decode(arguments[0], argument: "items")
+      let (attachments, problems) = catalog.attachments(for: items, inspector: GIOFileInspector())
+      guard problems.isEmpty else { throw BusError(.unreadableFiles(problems)) }
+      let selection = ActivationSelection(attachments: attachments, types: types)
+      return reply(message, listing: catalog.services(accepting: selection))
+    case (Self.interface?, "Share"), (nil, "Share"):
+      try expect(message, "saa{sv}a{sv}", names: "(s service_id, aa{sv} items, a{sv} options)")
+      return try share(message)
+    case ("org.freedesktop.DBus.Introspectable"?, "Introspect"):
+      return message.reply([.string(InterfaceXML.share)])
+    case ("org.freedesktop.DBus.Properties"?, let member?):
+      return try properties(message, member: member)
+    default:
+      return nil
+    }
+  }
+
+  private func reply(_ message: DBusMessage, listing services: [ShareService]) -> DBusMessage {
+    let key = services.map(\.id).joined(separator: "\n")
+    if let template = replyCache[key] { return message.replyCopying(template) }
+    let reply = message.reply([.array(elementSignature: "a{sv}", services.compactMap { dictionaries[$0.id] })])
+    if replyCache.count < 256 { replyCache[key] = reply }
+    return message.replyCopying(reply)
+  }
+
+  private func properties(_ message: DBusMessage, member: String) throws(BusError) -> DBusMessage? {
+    let arguments = message.arguments()
+    switch member {
+    case "Get":
+      try expect(message, "ss", names: "(s interface_name, s property_name)")
+      guard arguments[0] == .string(Self.interface), arguments[1] == .string("Version") else {
+        throw .unknownProperty(arguments[1].stringValue ?? "")
+      }
+      return message.reply([.variant(.uint32(Self.version))])
+    case "GetAll":
+      try expect(message, "s", names: "(s interface_name)")
+      let all: [(String, DBusValue)] = arguments[0] == .string(Self.interface) ? [("Version", .uint32(Self.version))] : []
+      return message.reply([.vardict(all)])
+    case "Set":
+      try expect(message, "ssv", names: "(s interface_name, s property_name, v value)")
+      throw .readOnlyProperty(arguments[1].stringValue ?? "")
+    default:
+      return nil
+    }
+  }
+
+  private func expect(_ message: DBusMessage, _ signature: String, names: String) throws(BusError) {
+    guard message.signature == signature else {
+      throw .invalidArguments(
+        "\(message.member ?? "call"): expected arguments \(names), found (\(message.signature))")
+    }
+  }
+
+  // MARK: Requests
+
+  private func share(_ message: DBusMessage) throws(BusError) -> DBusMessage {
+    let arguments = message.arguments()
+    guard case .string(let serviceID) = arguments[0] else { throw .invalidArguments("service_id: expected a string") }
+    let items = try ItemArguments.decode(arguments[1], argument: "items")
+    let options = arguments[2].vardictEntries ?? []
+    let sender = message.sender ?? ""
+    var token: String?
+    for (key, value) in options where key == "handle_token" {
+      guard case .string(let given) = value else {
+        throw .invalidArguments("options.handle_token: expected type 's', found '\(value.signature)'")
+      }
+      guard !given.isEmpty, given.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || ($0 < 128 && Character(Unicode.Scalar($0)).isLetter) || ($0 >= 48 && $0 <= 57) }) else {
+        throw .invalidArguments("options.handle_token: expected letters, digits and '_', found '\(given)'")
+      }
+      token = given
+    }
+    let inFlight = requests.values.filter { $0.owner == sender }.count
+    guard inFlight < configuration.maximumRequestsPerCaller else {
+      throw .limitExceeded("\(inFlight) requests of this caller are in flight; at most \(configuration.maximumRequestsPerCaller)")
+    }
+    let path = requestPath(sender: sender, token: token)
+    guard requests[path] == nil else {
+      throw .invalidArguments("options.handle_token: '\(token ?? "")' is in use by a request in flight")
+    }
+    let session: ShareSession
+    do {
+      session = try ShareSession(
+        serviceID: serviceID, requested: items, registry: catalog.registry, types: types,
+        inspector: GIOFileInspector(), history: history, environment: configuration.environment)
+    } catch {
+      throw BusError(error)
+    }
+    requests[path] = ActiveRequest(owner: sender, session: session)
+    // The plugin starts once the handle is queued: its signals can only follow it.
+    let outbox = self.outbox
+    let waker = loop.waker
+    afterReply = {
+      Thread.detachNewThread {
+        let outcome = session.run { fraction, text in
+          outbox.post(.progress(path: path, fraction: fraction ?? -1, message: text ?? ""))
+          waker.wake()
+        }
+        outbox.post(.finished(path: path, requestID: session.id, outcome: outcome))
+        waker.wake()
+      }
+    }
+    return message.reply([.objectPath(path)])
+  }
+
+  private func requestPath(sender: String, token: String?) -> String {
+    let senderPart = sender.drop { $0 == ":" }.replacingOccurrences(of: ".", with: "_")
+    let token =
+      token
+      ?? {
+        tokenCounter += 1
+        return "xdgshare\(tokenCounter)"
+      }()
+    return "\(Self.requestPrefix)/\(senderPart)/\(token)"
+  }
+
+  private func handleRequestCall(_ message: DBusMessage, path: String) throws(BusError) -> DBusMessage? {
+    switch (message.interface, message.member) {
+    case (Self.requestInterface?, "Cancel"), (nil, "Cancel"):
+      guard let request = requests[path] else {
+        throw .invalidArguments("no request in flight at \(path)")
+      }
+      guard request.owner == message.sender else {
+        throw .accessDenied("only the caller that started the request may cancel it")
+      }
+      request.session.cancel()
+      return message.reply()
+    case ("org.freedesktop.DBus.Introspectable"?, "Introspect"):
+      return requests[path] == nil ? nil : message.reply([.string(InterfaceXML.request)])
+    default:
+      return nil
+    }
+  }
+
+  private func drainOutbox() {
+    for event in outbox.takeAll() {
+      switch event {
+      case .progress(let path, let fraction, let text):
+        guard requests[path] != nil else { continue }
+        let signal = DBusMessage.signal(path: path, interface: Self.requestInterface, member: "Progress")
+        signal.append([.double(fraction), .string(text)])
+        connection.enqueue(signal)
+      case .finished(let path, let requestID, let outcome):
+        let signal = DBusMessage.signal(path: path, interface: Self.requestInterface, member: "Response")
+        signal.append(Self.response(outcome, requestID: requestID))
+        connection.enqueue(signal)
+        requests[path] = nil
+        lastActivity = Clock.now
+      }
+    }
+    connection.flush()
+  }
+
+  static func response(_ outcome: ShareOutcome, requestID: String) -> [DBusValue] {
+    var results: [(String, DBusValue)] = [("request-id", .string(requestID))]
+    let code: UInt32
+    switch outcome {
+    case .completed(let items):
+      code = 0
+      results.append(("returned-items", .array(elementSignature: "a{sv}", items.flatMap(\.attachments).map(returned))))
+    case .cancelled(_, let message):
+      code = 1
+      results.append(("message", .string(message)))
+    case .failed(let failure):
+      code = 2
+      results.append(("message", .string("\(failure)")))
+    case .timedOut(let seconds):
+      code = 2
+      results.append(("message", .string("timed out after \(seconds) seconds")))
+    }
+    return [.uint32(code), .vardict(results)]
+  }
+
+  private static func returned(_ attachment: AttachmentPayload) -> DBusValue {
+    var entries: [(String, DBusValue)] = [
+      ("type-identifiers", .array(elementSignature: "s", attachment.typeIdentifiers.map(DBusValue.string)))
+    ]
+    if let url = attachment.url {
+      if let path = FilePath(fileURL: url) {
+        entries.append(("path", .bytes(path.bytes)))
+      } else {
+        entries.append(("url", .string(url)))
+      }
+    }
+    if let text = attachment.text { entries.append(("text", .string(text))) }
+    return .vardict(entries)
+  }
+}
+
+/// A share in flight, owned by the loop thread.
+struct ActiveRequest {
+  let owner: String
+  let session: ShareSession
+}
+
+/// What plugin threads hand to the loop thread.
+final class Outbox: Sendable {
+  enum Event: Sendable {
+    case progress(path: String, fraction: Double, message: String)
+    case finished(path: String, requestID: String, outcome: ShareOutcome)
+  }
+
+  private let events = Mutex<[Event]>([])
+
+  func post(_ event: Event) {
+    events.withLock { $0.append(event) }
+  }
+
+  func takeAll() -> [Event] {
+    events.withLock { events in
+      defer { events = [] }
+      return events
+    }
+  }
+}

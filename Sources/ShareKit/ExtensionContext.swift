@@ -1,0 +1,80 @@
+import Foundation
+public import ShareProtocol
+import Synchronization
+
+/// The request a share extension serves: what the user shared, and the way back to the host.
+///
+/// The counterpart of Apple's `NSExtensionContext`. Report progress with ``setProgress(_:message:)``
+/// and end the request with ``completeRequest(returningItems:)`` or ``cancelRequest(withError:)``.
+/// Only the first of those two counts: later calls, and progress after them, are ignored. Every
+/// method may be called from any task or thread; each event reaches the host at once.
+public final class ExtensionContext: Sendable {
+  /// What the user shared. The host sends one item holding one attachment per file, link and
+  /// text, in the order shared; the item's ``ExtensionItem/attributedContentText`` joins the texts.
+  public let inputItems: [ExtensionItem]
+  /// The request's identifier, as `xdg-share history` shows it.
+  public let requestID: String
+  /// The identifier of the service the request is for (the bundle's `CFBundleIdentifier`).
+  public let serviceID: String
+  /// Extra information from the host; empty unless the sharing application sends some.
+  public let userInfo: [String: JSONValue]
+  /// The extension's bundle folder (`XDG_SHARE_BUNDLE_PATH`); also the working directory.
+  public let bundleURL: URL?
+
+  private let sink: any EventSink
+  private let finished = Mutex(false)
+
+  init(request: PluginRequest, environment: [String: String], sink: any EventSink) {
+    inputItems = request.inputItems.map(ExtensionItem.init(payload:))
+    requestID = request.requestId
+    serviceID = request.serviceId
+    userInfo = request.userInfo
+    bundleURL = environment["XDG_SHARE_BUNDLE_PATH"].flatMap {
+      $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true)
+    }
+    self.sink = sink
+  }
+
+  /// Ends the request successfully, handing `items` back to the host, which shows the files,
+  /// links and texts they hold (a saved file's path, an uploaded file's link).
+  ///
+  /// Only an item's ``ExtensionItem/attributedContentText`` and its attachments are sent.
+  public func completeRequest(returningItems items: [ExtensionItem] = []) {
+    sendFinal(.complete(returningItems: items.map(\.payload)))
+  }
+
+  /// Ends the request unsuccessfully; the host shows the error's message.
+  ///
+  /// A ``ShareError`` is sent with its code and message; ``ShareError/userCancelled(_:)`` when the
+  /// user chose to stop. Any other error is sent with code 1 and its description.
+  public func cancelRequest(withError error: any Error) {
+    let report = ShareError.report(for: error)
+    sendFinal(.cancel(code: report.code, message: report.message))
+  }
+
+  /// Tells the host how far the request has come, for a progress bar or notification.
+  ///
+  /// - Parameters:
+  ///   - fraction: the part done, clamped to 0…1 (NaN counts as 0).
+  ///   - message: what is happening now, e.g. "Uploading photo.png".
+  public func setProgress(_ fraction: Double, message: String? = nil) {
+    let clamped = fraction.isNaN ? 0 : min(max(fraction, 0), 1)
+    finished.withLock { finished in
+      guard !finished else { return }
+      sink.send(.progress(fraction: clamped, message: message))
+    }
+  }
+
+  /// Whether the request has ended (completed or cancelled).
+  var isFinished: Bool {
+    finished.withLock { $0 }
+  }
+
+  private func sendFinal(_ event: PluginEvent) {
+    finished.withLock { finished in
+      guard !finished else { return }
+      finished = true
+      sink.send(event)
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import Glibc
+
+/// The few system calls ShareKit makes, all in this file.
+///
+/// ShareKit is linked into plugins built in their own packages, so it depends on ShareProtocol and
+/// ShareCore only and not on SharePOSIX (whose C module a plugin's package would have to build
+/// too). Foundation has no file locks, no `rename(2)` that replaces a file atomically and no way
+/// to move a standard descriptor, so these few calls go to Glibc directly.
+enum SystemCalls {
+  /// Keeps the event stream away from `print`: returns a new close-on-exec descriptor for the
+  /// original standard output and points descriptor 1 at standard error, so that whatever the
+  /// extension (or a program it starts) prints lands in the log instead of between two events.
+  ///
+  /// Returns 1 when the descriptors cannot be moved; events then share standard output. The
+  /// corresponding C functions are `fcntl(F_DUPFD_CLOEXEC)` and `dup2`.
+  static func divertStandardOutput() -> Int32 {
+    let events = fcntl(1, F_DUPFD_CLOEXEC, 3)
+    guard events >= 0 else { return 1 }
+    guard dup2(2, 1) >= 0 else {
+      close(events)
+      return 1
+    }
+    return events
+  }
+
+  /// Runs `body` while holding an exclusive `flock` on the file at `path` (created, mode 0600,
+  /// when missing). The lock is per open file, so two tasks of one process exclude each other
+  /// just as two processes do. The corresponding C functions are `open`, `flock` and `close`.
+  ///
+  /// - Throws: ``ShareError`` when the lock file cannot be opened or locked; whatever `body` throws.
+  static func withExclusiveLock<Result>(onFile path: String, _ body: () throws -> Result) throws -> Result {
+    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw ShareError.storage("cannot open the lock file \(path): \(errorDescription(errno))")
+    }
+    defer { close(descriptor) }
+    while flock(descriptor, LOCK_EX) != 0 {
+      guard errno == EINTR else {
+        throw ShareError.storage("cannot lock \(path): \(errorDescription(errno))")
+      }
+    }
+    return try body()
+  }
+
+  /// Puts the file at `source` in the place of `destination` in one step: readers see the old
+  /// file or the new one, never a half-written one. The corresponding C function is `rename`.
+  ///
+  /// - Throws: ``ShareError`` naming both paths.
+  static func replace(_ destination: String, with source: String) throws {
+    guard rename(source, destination) == 0 else {
+      throw ShareError.storage("cannot move \(source) to \(destination): \(errorDescription(errno))")
+    }
+  }
+
+  /// Ends the process with `status`. The corresponding C function is `exit`.
+  static func exitProcess(_ status: Int32) -> Never {
+    exit(status)
+  }
+
+  private static func errorDescription(_ code: Int32) -> String {
+    String(cString: strerror(code))
+  }
+}

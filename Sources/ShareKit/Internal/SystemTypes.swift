@@ -1,0 +1,27 @@
+import Foundation
+internal import ShareCore
+
+/// This desktop's type system, for ``ItemProvider/hasItemConformingToTypeIdentifier(_:)``: Apple's
+/// UTIs over the shared-mime-info hierarchy, read once, on first use.
+enum SystemTypes {
+  static let typeSystem = TypeSystem(mime: mimeHierarchy(environment: ProcessInfo.processInfo.environment))
+
+  /// shared-mime-info's folders, the most important first: `$XDG_DATA_HOME/mime`, then each
+  /// `$XDG_DATA_DIRS/mime` (by default `~/.local/share`, `/usr/local/share`, `/usr/share`), as GIO
+  /// looks them up.
+  static func mimeDirectories(environment: [String: String]) -> [String] {
+    let paths = SearchPaths(environment: environment)
+    return ([paths.dataHome] + paths.dataDirectories).map { $0 + "/mime" }
+  }
+
+  /// The `subclasses` and `aliases` files of every folder; a missing or unreadable file adds nothing.
+  static func mimeHierarchy(environment: [String: String]) -> MIMEHierarchy {
+    var hierarchy = MIMEHierarchy()
+    for directory in mimeDirectories(environment: environment) {
+      let subclasses = (try? String(contentsOfFile: directory + "/subclasses", encoding: .utf8)) ?? ""
+      let aliases = (try? String(contentsOfFile: directory + "/aliases", encoding: .utf8)) ?? ""
+      hierarchy.add(subclasses: subclasses, aliases: aliases)
+    }
+    return hierarchy
+  }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import ShareProtocol
+
+/// A share extension written in Swift: the program of a `.shareext` bundle.
+///
+/// Declare a type, mark it `@main`, and do the work in ``perform(context:)``:
+///
+/// ```swift
+/// import ShareKit
+///
+/// @main
+/// struct HoiShare: ShareExtension {
+///   func perform(context: ExtensionContext) async throws {
+///     for attachment in context.inputItems.flatMap(\.attachments) {
+///       // …
+///     }
+///     context.completeRequest()
+///   }
+/// }
+/// ```
+///
+/// The program reads the request the host writes on standard input, calls ``perform(context:)``
+/// once and writes the events the host reads on standard output. Standard output is the host's
+/// channel: `print` (and any program the extension starts) writes to standard error instead,
+/// which the host keeps in the request's log.
+public protocol ShareExtension {
+  /// Called once per process, before ``perform(context:)``.
+  init()
+
+  /// Serves the request: look at `context.inputItems`, report progress, and end the request with
+  /// ``ExtensionContext/completeRequest(returningItems:)`` or
+  /// ``ExtensionContext/cancelRequest(withError:)``.
+  ///
+  /// Throwing ends the request as `cancelRequest(withError:)` does. Returning without ending it
+  /// completes it with no items.
+  func perform(context: ExtensionContext) async throws
+}
+
+extension ShareExtension {
+  /// The program's entry point, used by `@main`: serves the one request on standard input.
+  ///
+  /// Exits with status 0 once the request has ended (completed or cancelled, by
+  /// ``perform(context:)`` or by what it threw); with status 1, after a cancel event saying why,
+  /// when the request cannot be read.
+  public static func main() async {
+    await ShareExtensionRunner.serveProcess { _ in Self.self }
+  }
+}
+
+/// Runs one of several share extensions from a single executable, for a family of bundles that
+/// share one program (each bundle's `CFBundleExecutable` may point at a symbolic link to it):
+///
+/// ```swift
+/// @main
+/// enum Services {
+///   static func main() async {
+///     await ShareExtensionRunner.run([
+///       "ch.example.hoi.mail": MailShare.self,
+///       "ch.example.hoi.chat": ChatShare.self,
+///     ])
+///   }
+/// }
+/// ```
+public enum ShareExtensionRunner {
+  /// Serves the request on standard input with the extension registered for its service
+  /// identifier (the bundle's `CFBundleIdentifier`), then exits.
+  ///
+  /// Exits with status 0 once the request has ended; with status 1, after a cancel event saying
+  /// why, when the request cannot be read or no extension serves its service.
+  public static func run(_ services: [String: any ShareExtension.Type]) async {
+    await serveProcess(choosing: chooser(for: services))
+  }
+
+  /// Picks the extension for a request's service, or says which services the program serves.
+  static func chooser(
+    for services: [String: any ShareExtension.Type]
+  ) -> (PluginRequest) throws -> any ShareExtension.Type {
+    { request in
+      guard let type = services[request.serviceId] else {
+        throw ShareError.unknownService(request.serviceId, served: Array(services.keys))
+      }
+      return type
+    }
+  }
+
+  /// Serves the process's request: events to the original standard output, `print` to standard
+  /// error, the request from standard input.
+  static func serveProcess(
+    choosing choose: (PluginRequest) throws -> any ShareExtension.Type
+  ) async -> Never {
+    let sink = DescriptorSink(descriptor: SystemCalls.divertStandardOutput())
+    let input = Result { try FileHandle.standardInput.readToEnd() ?? Data() }
+    let status = await serve(
+      input: input, environment: ProcessInfo.processInfo.environment, sink: sink, choosing: choose)
+    SystemCalls.exitProcess(status)
+  }
+
+  /// Serves one request and returns the exit status: 0 when the request ended, 1 when it could
+  /// not be served (it was unreadable, or `choose` threw). There is always exactly one final event.
+  static func serve(
+    input: Result<Data, any Error>, environment: [String: String], sink: any EventSink,
+    choosing choose: (PluginRequest) throws -> any ShareExtension.Type
+  ) async -> Int32 {
+    let request: PluginRequest
+    let type: any ShareExtension.Type
+    do {
+      request = try decodeRequest(input.get())
+      type = try choose(request)
+    } catch {
+      let report = ShareError.report(for: error)
+      sink.send(.cancel(code: report.code, message: report.message))
+      return 1
+    }
+    let context = ExtensionContext(request: request, environment: environment, sink: sink)
+    do {
+      try await type.init().perform(context: context)
+    } catch {
+      context.cancelRequest(withError: error)
+    }
+    // Returning without ending the request completes it (ignored when it has ended).
+    context.completeRequest()
+    return 0
+  }
+
+  /// The request, or an error that says what is wrong with it.
+  static func decodeRequest(_ data: Data) throws(ShareError) -> PluginRequest {
+    guard data.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+      throw .invalidRequest("no request on standard input; share extensions are started by xdg-share")
+    }
+    do {
+      return try JSONDecoder().decode(PluginRequest.self, from: data)
+    } catch DecodingError.keyNotFound(let key, let context) {
+      throw .invalidRequest("the request on standard input lacks \(Self.describe(context.codingPath + [key]))")
+    } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
+      throw .invalidRequest("the request on standard input has a wrong value at \(Self.describe(context.codingPath))")
+    } catch DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty {
+      throw .invalidRequest("the request on standard input has a wrong value at \(Self.describe(context.codingPath))")
+    } catch {
+      throw .invalidRequest("the request on standard input is not JSON")
+    }
+  }
+
+  /// A coding path as a key path: `inputItems[0].attachments`.
+  private static func describe(_ path: [any CodingKey]) -> String {
+    var text = ""
+    for key in path {
+      if let index = key.intValue {
+        text += "[\(index)]"
+      } else {
+        text += (text.isEmpty ? "" : ".") + key.stringValue
+      }
+    }
+    return text.isEmpty ? "the top level" : "'\(text)'"
+  }
+}

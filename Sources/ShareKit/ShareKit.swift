@@ -1,1 +1,0 @@
-// ShareKit: the library for writing share extensions in Swift. (Being written.)
