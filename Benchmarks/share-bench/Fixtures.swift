@@ -135,19 +135,23 @@ enum BundleWriter {
       """
   }
 
-  /// Writes `count` bundles into `directory` (created), numbered from 0.
-  static func write(count: Int, into directory: String) throws {
+  /// Writes `count` bundles into `directory` (created), numbered from 0. Returns each bundle's
+  /// folder name with its executable's path inside it.
+  @discardableResult
+  static func write(count: Int, into directory: String) throws -> [String: String] {
     let files = FileManager.default
+    var executables: [String: String] = [:]
     try files.createDirectory(atPath: directory, withIntermediateDirectories: true)
     for number in 0..<count {
-      let bundle = "\(directory)/service-\(String(format: "%04d", number)).shareext"
+      let folder = "service-\(String(format: "%04d", number)).shareext"
+      let bundle = "\(directory)/\(folder)"
       // One bundle in five keeps its program in a subfolder, as larger bundles do.
       let executable = number % 5 == 2 ? "bin/share-service" : "share-service"
+      executables[folder] = executable
       try files.createDirectory(atPath: bundle + "/bin", withIntermediateDirectories: true)
-      try Data(infoPlist(number: number, executable: executable).utf8).write(to: URL(fileURLWithPath: bundle + "/Info.plist"))
-      let program = Data("#!/bin/sh\nexec /usr/bin/true \"$@\"\n".utf8)
-      guard files.createFile(atPath: "\(bundle)/\(executable)", contents: program, attributes: [.posixPermissions: 0o755])
-      else { throw BenchError("cannot write \(bundle)/\(executable)") }
+      try writeFile(bundle + "/Info.plist", Array(infoPlist(number: number, executable: executable).utf8))
+      try writeFile(
+        "\(bundle)/\(executable)", Array("#!/bin/sh\nexec /usr/bin/true \"$@\"\n".utf8), mode: 0o755)
       let language = [nil, "de", "en"][number % 3]
       if let language {
         let name = language == "de" ? "Teilen \(number)" : "Share \(number)"
@@ -158,9 +162,10 @@ enum BundleWriter {
           "XDGShareDescription" = "\(language == "de" ? "Teilt Dateien" : "Shares files") (\(number))";
 
           """
-        try Data(strings.utf8).write(to: URL(fileURLWithPath: "\(bundle)/\(language).lproj/InfoPlist.strings"))
+        try writeFile("\(bundle)/\(language).lproj/InfoPlist.strings", Array(strings.utf8))
       }
     }
+    return executables
   }
 }
 
@@ -193,10 +198,20 @@ enum SelectionWriter {
     return try (0..<count).map { number in
       let kind = kinds[number % kinds.count]
       let path = "\(directory)/file-\(String(format: "%05d", number))\(kind.suffix)"
-      try Data(kind.bytes).write(to: URL(fileURLWithPath: path))
+      try writeFile(path, kind.bytes)
       return path
     }
   }
+}
+
+/// Writes a file with plain system calls: Foundation's `Data.write` syncs every file to disk,
+/// which would make writing ten thousand fixtures take longer than measuring them.
+func writeFile(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o644) throws {
+  let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+  guard descriptor >= 0 else { throw BenchError("cannot create \(path)") }
+  defer { close(descriptor) }
+  let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+  guard written == bytes.count, fchmod(descriptor, mode) == 0 else { throw BenchError("cannot write \(path)") }
 }
 
 struct BenchError: Error, CustomStringConvertible {

@@ -56,10 +56,10 @@ enum Floors {
   }
 
   /// A bare `stat` of each path: what any detection must at least do.
-  static func stat(_ paths: [[CChar]]) -> Int {
+  static func statEach(_ paths: [[CChar]]) -> Int {
     var total = 0
-    var status = Glibc.stat()
-    for path in paths where Glibc.stat(path, &status) == 0 {
+    var status = stat()
+    for path in paths where stat(path, &status) == 0 {
       total &+= Int(status.st_size)
     }
     return total

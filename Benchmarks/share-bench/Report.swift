@@ -53,10 +53,14 @@ enum Report {
     let widths = header.indices.map { column in
       ([header] + lines).map { $0[column].count }.max() ?? 0
     }
-    func line(_ cells: [String]) -> String {
-      "| " + zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: " | ") + " |"
-    }
     let rightAligned: Set<Int> = [1, 2, 4]
+    func line(_ cells: [String]) -> String {
+      let padded = cells.indices.map { column in
+        let padding = String(repeating: " ", count: widths[column] - cells[column].count)
+        return rightAligned.contains(column) ? padding + cells[column] : cells[column] + padding
+      }
+      return "| " + padded.joined(separator: " | ") + " |"
+    }
     let rule =
       "|" + widths.indices.map { column in
         String(repeating: "-", count: widths[column] + 1) + (rightAligned.contains(column) ? ":" : "-")

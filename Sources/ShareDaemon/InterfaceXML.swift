@@ -170,6 +170,7 @@ enum InterfaceXML {
     </method>
   </interface>
 </node>
+
 """#
 
   /// A request object's introspection data.

@@ -117,7 +117,7 @@ public struct ItemProvider: Sendable {
   ///
   /// - Throws: ``ShareError/itemUnavailable(_:)`` when the attachment is no file.
   public func loadFileURL() async throws -> URL {
-    guard let url = fileURL else { throw unavailable("a file") }
+    guard let url = fileURL else { throw unavailable("file") }
     return url
   }
 
@@ -125,7 +125,7 @@ public struct ItemProvider: Sendable {
   ///
   /// - Throws: ``ShareError/itemUnavailable(_:)`` for a text.
   public func loadURL() async throws -> URL {
-    guard let url = webURL ?? fileURL else { throw unavailable("a URL") }
+    guard let url = webURL ?? fileURL else { throw unavailable("URL") }
     return url
   }
 
@@ -143,7 +143,7 @@ public struct ItemProvider: Sendable {
   /// - Throws: ``ShareError/itemUnavailable(_:)`` when no registered identifier conforms to
   ///   `typeIdentifier`.
   public func loadItem(forTypeIdentifier typeIdentifier: String) async throws -> any Sendable {
-    guard hasItemConformingToTypeIdentifier(typeIdentifier) else { throw unavailable(typeIdentifier) }
+    guard hasItemConformingToTypeIdentifier(typeIdentifier) else { throw unavailable("item of type \(typeIdentifier)") }
     if let text { return text }
     return try await loadURL()
   }

@@ -171,7 +171,7 @@ struct EventTests {
         #"{"message":"Uploading photo.png","progress":0.25}"# + "\n",
         #"{"progress":0.5}"# + "\n",
         #"{"complete":{"returningItems":[{"attachments":[{"typeIdentifiers":["public.url"],"url":"https://example.org/p/1"},"#
-          + #"{"name":"caf\ufffd","typeIdentifiers":["public.png","image/png"],"url":"file:///tmp/caf%E9"}],"#
+          + "{\"name\":\"caf\u{FFFD}\",\"typeIdentifiers\":[\"public.png\",\"image/png\"],\"url\":\"file:///tmp/caf%E9\"}],"
           + #""attributedContentText":"uploaded"}]}}"# + "\n",
       ])
   }

@@ -1,5 +1,6 @@
 import Foundation
 import SharePOSIX
+import Synchronization
 
 /// A throw-away home and XDG tree, so tests never touch the developer's own.
 ///
@@ -7,6 +8,7 @@ import SharePOSIX
 /// content detection is real, while no system-wide share service can leak into a test.
 public final class TemporaryDesktop: Sendable {
   public let root: String
+  private let bus = Mutex<PrivateBus?>(nil)
 
   public init() throws {
     let template = FileManager.default.temporaryDirectory.appendingPathComponent("xdg-share-test-XXXXXX").path
@@ -21,6 +23,8 @@ public final class TemporaryDesktop: Sendable {
   }
 
   deinit {
+    // The bus watches its configuration file: stop it before the tree goes.
+    bus.withLock { $0?.stop() }
     try? FileManager.default.removeItem(atPath: root)
   }
 
@@ -37,10 +41,17 @@ public final class TemporaryDesktop: Sendable {
       "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
       "LANG": "C.UTF-8",
     ]
-    // A test bus, when the suite runs on one, and never the developer's session bus otherwise.
-    environment["DBUS_SESSION_BUS_ADDRESS"] =
-      ProcessInfo.processInfo.environment["XDG_SHARE_TEST_BUS"] ?? "unix:path=\(root)/runtime/no-bus"
+    // The desktop's own bus once started; never the developer's session bus.
+    environment["DBUS_SESSION_BUS_ADDRESS"] = bus.withLock { $0?.address } ?? "unix:path=\(root)/runtime/no-bus"
     return environment
+  }
+
+  /// Starts a private bus for this desktop; ``environment`` points to it from now on.
+  @discardableResult
+  public func startBus() throws -> PrivateBus {
+    let started = try PrivateBus(root: root, environment: environment)
+    bus.withLock { $0 = started }
+    return started
   }
 
   /// The user's extensions folder.

@@ -4,7 +4,12 @@ internal import ShareCore
 /// This desktop's type system, for ``ItemProvider/hasItemConformingToTypeIdentifier(_:)``: Apple's
 /// UTIs over the shared-mime-info hierarchy, read once, on first use.
 enum SystemTypes {
-  static let typeSystem = TypeSystem(mime: mimeHierarchy(environment: ProcessInfo.processInfo.environment))
+  static let typeSystem = typeSystem(environment: ProcessInfo.processInfo.environment)
+
+  /// The type system of the desktop `environment` describes.
+  static func typeSystem(environment: [String: String]) -> TypeSystem {
+    TypeSystem(mime: mimeHierarchy(environment: environment))
+  }
 
   /// shared-mime-info's folders, the most important first: `$XDG_DATA_HOME/mime`, then each
   /// `$XDG_DATA_DIRS/mime` (by default `~/.local/share`, `/usr/local/share`, `/usr/share`), as GIO
