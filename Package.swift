@@ -7,6 +7,7 @@ let package = Package(
   name: "xdg-share",
   products: [
     .executable(name: "xdg-share", targets: ["xdg-share"]),
+    .executable(name: "xdg-share-services", targets: ["xdg-share-services"]),
     .library(name: "ShareCore", targets: ["ShareCore"]),
     .library(name: "ShareKit", targets: ["ShareKit"]),
   ],
@@ -45,20 +46,34 @@ let package = Package(
     // ShareKit: what a share extension written in Swift links against.
     .target(name: "ShareKit", dependencies: ["ShareProtocol", "ShareCore"]),
 
+    // The bundled share services, written with ShareKit, served by one executable.
+    .target(name: "ShareServices", dependencies: ["ShareKit", "SharePOSIX"]),
+    .executableTarget(name: "xdg-share-services", dependencies: ["ShareServices", "ShareKit"]),
+
+    // File-manager integration: generated Share entries for every file manager.
+    .target(name: "ShareDesktop", dependencies: ["ShareCore"]),
+
     // The command line: argument parsing, wording, one file per command.
     .target(
       name: "ShareCommandLine",
-      dependencies: ["ShareCore", "ShareGLib", "ShareDBus", "ShareHost", "SharePOSIX", "ShareDaemon"]),
+      dependencies: ["ShareCore", "ShareGLib", "ShareDBus", "ShareHost", "SharePOSIX", "ShareDaemon", "ShareDesktop"]),
     .executableTarget(name: "xdg-share", dependencies: ["ShareCommandLine"]),
 
     // Benchmarks are executables, run in release: `swift run -c release share-bench`.
     .executableTarget(
       name: "share-bench", dependencies: ["ShareCore", "ShareGLib"], path: "Benchmarks/share-bench"),
 
+    .executableTarget(
+      name: "bus-bench", dependencies: ["ShareDBus", "SharePOSIX"], path: "Benchmarks/bus-bench"),
+
     .target(name: "ShareTestSupport", dependencies: ["ShareCore", "SharePOSIX"], path: "Tests/ShareTestSupport"),
     .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "ShareTestSupport"]),
     .testTarget(name: "ShareGLibTests", dependencies: ["ShareGLib", "ShareCore"]),
     .testTarget(name: "ShareKitTests", dependencies: ["ShareKit", "ShareProtocol", "ShareTestSupport"]),
+    .testTarget(name: "ShareServicesTests", dependencies: ["ShareServices", "ShareKit", "ShareTestSupport"]),
+    .testTarget(
+      name: "ShareDesktopTests", dependencies: ["ShareDesktop", "ShareCore", "ShareTestSupport"],
+      exclude: ["Snapshots"]),
     .testTarget(name: "DaemonTests", dependencies: ["ShareTestSupport", "ShareDBus", "SharePOSIX"]),
     .testTarget(
       name: "CommandLineTests", dependencies: ["ShareTestSupport"],

@@ -1,0 +1,1 @@
+// File-manager integration. (Being written.)

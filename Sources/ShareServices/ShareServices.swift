@@ -1,0 +1,1 @@
+// The bundled share services. (Being written.)

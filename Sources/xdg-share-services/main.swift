@@ -1,0 +1,1 @@
+print("xdg-share-services")
