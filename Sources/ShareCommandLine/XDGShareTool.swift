@@ -38,6 +38,10 @@ public enum XDGShareTool {
       code = HistoryCommands.groupPath(group, context: context)
     case .daemon(let idleTimeout):
       code = DaemonCommand.run(idleTimeout: idleTimeout, context: context)
+    case .register(let system):
+      code = RegisterCommand.register(system: system, context: context)
+    case .unregister(let system):
+      code = RegisterCommand.unregister(system: system, context: context)
     }
     return code.rawValue
   }

@@ -14,6 +14,8 @@ public enum Command: Equatable, Sendable {
   case retry(id: String, json: Bool)
   case groupPath(group: String)
   case daemon(idleTimeout: Double?)
+  case register(system: Bool)
+  case unregister(system: Bool)
 }
 
 /// The subcommands, by the word that names them.
@@ -27,6 +29,8 @@ public enum CommandName: String, CaseIterable, Sendable {
   case retry
   case group
   case daemon
+  case register
+  case unregister
 }
 
 /// What the user shares: texts, links and files, in the order given.

@@ -69,6 +69,19 @@ public enum Parser {
         idleTimeout = seconds
       }
       return .daemon(idleTimeout: idleTimeout)
+    case .register, .unregister:
+      var system = false
+      while let argument = try cursor.next() {
+        guard case .option("--system", let inline) = argument else {
+          if case .option(let option, _) = argument {
+            throw .unknownOption(option, command: name, suggestion: Suggestion.nearest(to: option, in: ["--system"]))
+          }
+          throw .unexpectedArgument(describe(argument), command: name)
+        }
+        try cursor.refuseValue(inline, of: "--system")
+        system = true
+      }
+      return name == .register ? .register(system: system) : .unregister(system: system)
     }
   }
 

@@ -17,6 +17,8 @@ public enum Usage {
       xdg-share retry [--json] ID
       xdg-share group path GROUP
       xdg-share daemon [--idle-timeout SECONDS]
+      xdg-share register [--system]
+      xdg-share unregister [--system]
       xdg-share COMMAND --help
       xdg-share --version
 
@@ -30,6 +32,8 @@ public enum Usage {
       retry      Run a request that did not complete again.
       group      Print an App Group's shared folder.
       daemon     Serve org.xdgshare.Share on the session bus (started by D-Bus activation).
+      register   Add Share to the right-click menu of every file manager.
+      unregister Remove what register wrote.
 
     \(exitStatus)
 
@@ -157,6 +161,26 @@ public enum Usage {
       flight (default \(Int(defaultIdleTimeout)); XDG_SHARE_IDLE_TIMEOUT; 0 never).
 
       Exit status: 0 after idling out; 1 no session bus, or the name is taken; 2 usage.
+      """
+    case .register:
+      """
+      Usage: xdg-share register [--system]
+
+      Write a Share entry for the installed services into each file manager's own place
+      (Dolphin, Nautilus, Thunar, Nemo, Caja, PCManFM, PCManFM-Qt) and the D-Bus activation
+      file, for this user (under $XDG_DATA_HOME) or, with --system, for every user (under the
+      first $XDG_DATA_DIRS folder). Prints what it wrote per file manager and anything left
+      to do. install, uninstall and the D-Bus service keep the entries up to date.
+
+      Exit status: 0; 1 a file cannot be written; 2 usage.
+      """
+    case .unregister:
+      """
+      Usage: xdg-share unregister [--system]
+
+      Remove exactly the files register wrote, and nothing else.
+
+      Exit status: 0; 1 a file cannot be removed; 2 usage.
       """
     }
   }
