@@ -3,7 +3,9 @@ import ShareCore
 /// The `xdg-share` program: parses argv and runs one command.
 public enum XDGShareTool {
   /// Runs the command line `arguments` (without the program name) and returns the exit code.
-  public static func run(arguments: [[UInt8]], environment: [String: String], output: Output = .standard) -> Int32 {
+  public static func run(arguments: [[UInt8]], environment: [String: String], output: Output = .standard)
+    -> Int32
+  {
     let context = ToolContext(environment: environment, output: output)
     let command: Command
     do {

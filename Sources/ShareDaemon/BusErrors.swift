@@ -41,7 +41,8 @@ enum BusError: Error, Equatable {
   init(_ refusal: ShareRefusal) {
     switch refusal {
     case .noSuchService(let id): self = .noSuchService(id)
-    case .notAccepted(let service, let rejection): self = .notAccepted(service: service.id, reason: "\(rejection)")
+    case .notAccepted(let service, let rejection):
+      self = .notAccepted(service: service.id, reason: "\(rejection)")
     case .unreadableFiles(let problems):
       self = .failed("cannot read " + problems.map { "'\($0.path.displayString)'" }.joined(separator: ", "))
     case .cannotRecord(let reason): self = .failed("cannot record the request: \(reason)")

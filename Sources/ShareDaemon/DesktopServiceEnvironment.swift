@@ -9,7 +9,8 @@ public struct DesktopServiceEnvironment: ServiceEnvironment {
   let busNames: [String: Bool]
 
   public init(environment: [String: String], services: [ShareService]) {
-    searchPath = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
+    searchPath = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(
+      String.init)
     busNames = BusNames.availability(of: Set(services.flatMap(\.requirements.busNames)).sorted())
   }
 

@@ -2,176 +2,176 @@
 /// keeps identical.
 enum InterfaceXML {
   static let share = #"""
-<!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
-<!--
-  xdg-share's session service: which share services accept some content, and sharing it.
-
-  Bus name: org.xdgshare.Share (D-Bus activatable; the service exits when idle).
-  Object:   /org/xdgshare/Share
-
-  Errors:
-    org.xdgshare.Share1.Error.NoSuchService   no installed service has the identifier
-    org.xdgshare.Share1.Error.NotAccepted     the service's activation rule refuses the items
-    org.xdgshare.Share1.Error.LimitExceeded   too many items in one call, or too many requests in flight
-    org.xdgshare.Share1.Error.Failed          a file cannot be read, or the request cannot be recorded
-    org.freedesktop.DBus.Error.InvalidArgs    a malformed argument; the message names it and says why
--->
-<node name="/org/xdgshare/Share">
-  <!--
-    org.xdgshare.Share1:
-    @short_description: Share services of the desktop
-
-    A service is described by a dictionary (a{sv}) with these keys:
-      id           s  the bundle's CFBundleIdentifier, e.g. "org.xdgshare.save-to-folder"
-      name         s  the display name, in the service's locale
-      icon         s  a freedesktop icon name, or the absolute path of an image file
-      description  s  a one-line description; present only when the bundle gives one
-      version      s  CFBundleShortVersionString; present only when the bundle gives one
-
-    An item is a dictionary (a{sv}) with exactly one of:
-      path       ay  a local file's path, as bytes; a trailing NUL is allowed. Non-UTF-8
-                     names survive this way.
-      url        s   a link (http, https, mailto, ...); a file:// URL is taken as the file
-      text       s   a piece of text
-    and optionally:
-      mime-type  s   the item's MIME type when the caller knows it; it replaces detection
-                     for a file and the text/plain type of a text
-
-    The services are ordered by name, then identifier; hidden services and those whose
-    requirements (programs, bus names) are not met are left out. Added in version 1.
-  -->
-  <interface name="org.xdgshare.Share1">
+    <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
+     "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
     <!--
-      ListServices:
-      @services: every installed service the user can use.
+      xdg-share's session service: which share services accept some content, and sharing it.
+
+      Bus name: org.xdgshare.Share (D-Bus activatable; the service exits when idle).
+      Object:   /org/xdgshare/Share
+
+      Errors:
+        org.xdgshare.Share1.Error.NoSuchService   no installed service has the identifier
+        org.xdgshare.Share1.Error.NotAccepted     the service's activation rule refuses the items
+        org.xdgshare.Share1.Error.LimitExceeded   too many items in one call, or too many requests in flight
+        org.xdgshare.Share1.Error.Failed          a file cannot be read, or the request cannot be recorded
+        org.freedesktop.DBus.Error.InvalidArgs    a malformed argument; the message names it and says why
     -->
-    <method name="ListServices">
-      <arg type="aa{sv}" name="services" direction="out"/>
-    </method>
+    <node name="/org/xdgshare/Share">
+      <!--
+        org.xdgshare.Share1:
+        @short_description: Share services of the desktop
 
-    <!--
-      QueryItems:
-      @items: what the caller wants to share (at most 10000 items).
-      @options: none are defined yet; unknown keys are ignored.
-      @services: the services whose activation rules accept all @items together, as one
-        selection; the same answer as `xdg-share list` for the same items.
-    -->
-    <method name="QueryItems">
-      <arg type="aa{sv}" name="items" direction="in"/>
-      <arg type="a{sv}" name="options" direction="in"/>
-      <arg type="aa{sv}" name="services" direction="out"/>
-    </method>
+        A service is described by a dictionary (a{sv}) with these keys:
+          id           s  the bundle's CFBundleIdentifier, e.g. "org.xdgshare.save-to-folder"
+          name         s  the display name, in the service's locale
+          icon         s  a freedesktop icon name, or the absolute path of an image file
+          description  s  a one-line description; present only when the bundle gives one
+          version      s  CFBundleShortVersionString; present only when the bundle gives one
 
-    <!--
-      Share:
-      @service_id: the service to share with.
-      @items: what to share (at most 10000 items).
-      @options: a{sv}:
-        handle_token  s  a token the caller chooses, [A-Za-z0-9_]+, so it can subscribe to
-                         the request's signals before it calls: the handle is then
-                         /org/xdgshare/Share/request/SENDER/TOKEN, SENDER being the caller's
-                         unique name without the leading ':' and with '.' replaced by '_'.
-      @handle: the request object (org.xdgshare.Request1), which emits Progress and, exactly
-        once, Response.
+        An item is a dictionary (a{sv}) with exactly one of:
+          path       ay  a local file's path, as bytes; a trailing NUL is allowed. Non-UTF-8
+                         names survive this way.
+          url        s   a link (http, https, mailto, ...); a file:// URL is taken as the file
+          text       s   a piece of text
+        and optionally:
+          mime-type  s   the item's MIME type when the caller knows it; it replaces detection
+                         for a file and the text/plain type of a text
 
-      The rule of the service is checked again; the call fails with NotAccepted when it
-      refuses the items, with NoSuchService for an unknown @service_id, and with
-      LimitExceeded when the caller has 64 requests in flight.
-    -->
-    <method name="Share">
-      <arg type="s" name="service_id" direction="in"/>
-      <arg type="aa{sv}" name="items" direction="in"/>
-      <arg type="a{sv}" name="options" direction="in"/>
-      <arg type="o" name="handle" direction="out"/>
-    </method>
+        The services are ordered by name, then identifier; hidden services and those whose
+        requirements (programs, bus names) are not met are left out. Added in version 1.
+      -->
+      <interface name="org.xdgshare.Share1">
+        <!--
+          ListServices:
+          @services: every installed service the user can use.
+        -->
+        <method name="ListServices">
+          <arg type="aa{sv}" name="services" direction="out"/>
+        </method>
 
-    <!--
-      ServicesChanged:
-      Emitted when share services are added, changed or removed (a bundle in any extensions
-      folder, or a requirement that came or went). Callers then ask again.
-    -->
-    <signal name="ServicesChanged"/>
+        <!--
+          QueryItems:
+          @items: what the caller wants to share (at most 10000 items).
+          @options: none are defined yet; unknown keys are ignored.
+          @services: the services whose activation rules accept all @items together, as one
+            selection; the same answer as `xdg-share list` for the same items.
+        -->
+        <method name="QueryItems">
+          <arg type="aa{sv}" name="items" direction="in"/>
+          <arg type="a{sv}" name="options" direction="in"/>
+          <arg type="aa{sv}" name="services" direction="out"/>
+        </method>
 
-    <!--
-      Version:
-      The version of this interface: 1.
-    -->
-    <property name="Version" type="u" access="read"/>
-  </interface>
+        <!--
+          Share:
+          @service_id: the service to share with.
+          @items: what to share (at most 10000 items).
+          @options: a{sv}:
+            handle_token  s  a token the caller chooses, [A-Za-z0-9_]+, so it can subscribe to
+                             the request's signals before it calls: the handle is then
+                             /org/xdgshare/Share/request/SENDER/TOKEN, SENDER being the caller's
+                             unique name without the leading ':' and with '.' replaced by '_'.
+          @handle: the request object (org.xdgshare.Request1), which emits Progress and, exactly
+            once, Response.
 
-  <!--
-    org.xdgshare.Request1:
-    @short_description: One share request, at /org/xdgshare/Share/request/SENDER/TOKEN
+          The rule of the service is checked again; the call fails with NotAccepted when it
+          refuses the items, with NoSuchService for an unknown @service_id, and with
+          LimitExceeded when the caller has 64 requests in flight.
+        -->
+        <method name="Share">
+          <arg type="s" name="service_id" direction="in"/>
+          <arg type="aa{sv}" name="items" direction="in"/>
+          <arg type="a{sv}" name="options" direction="in"/>
+          <arg type="o" name="handle" direction="out"/>
+        </method>
 
-    Only the caller that started the request may cancel it. The object goes away after
-    Response.
-  -->
-  <interface name="org.xdgshare.Request1">
-    <!--
-      Cancel:
-      Stops the request: the service's process group gets SIGTERM, then SIGKILL. Response
-      follows with code 1.
-    -->
-    <method name="Cancel"/>
+        <!--
+          ServicesChanged:
+          Emitted when share services are added, changed or removed (a bundle in any extensions
+          folder, or a requirement that came or went). Callers then ask again.
+        -->
+        <signal name="ServicesChanged"/>
 
-    <!--
-      Progress:
-      @fraction: how much is done, 0 to 1; -1 when the service does not say.
-      @message: what the service is doing; may be empty.
-    -->
-    <signal name="Progress">
-      <arg type="d" name="fraction"/>
-      <arg type="s" name="message"/>
-    </signal>
+        <!--
+          Version:
+          The version of this interface: 1.
+        -->
+        <property name="Version" type="u" access="read"/>
+      </interface>
 
-    <!--
-      Response:
-      @code: 0 completed, 1 cancelled (by the service or the caller), 2 failed (the service
-        crashed, timed out, or said nothing).
-      @results: a{sv}:
-        returned-items  aa{sv}  with code 0: what the service returned, one dictionary per
-                                attachment with "url" (s), "path" (ay) or "text" (s), and
-                                "type-identifiers" (as)
-        message         s       with codes 1 and 2: why
-        request-id      s       the request's id in `xdg-share history`
-    -->
-    <signal name="Response">
-      <arg type="u" name="code"/>
-      <arg type="a{sv}" name="results"/>
-    </signal>
-  </interface>
+      <!--
+        org.xdgshare.Request1:
+        @short_description: One share request, at /org/xdgshare/Share/request/SENDER/TOKEN
 
-  <interface name="org.freedesktop.DBus.Introspectable">
-    <method name="Introspect">
-      <arg type="s" name="xml_data" direction="out"/>
-    </method>
-  </interface>
-  <interface name="org.freedesktop.DBus.Properties">
-    <method name="Get">
-      <arg type="s" name="interface_name" direction="in"/>
-      <arg type="s" name="property_name" direction="in"/>
-      <arg type="v" name="value" direction="out"/>
-    </method>
-    <method name="GetAll">
-      <arg type="s" name="interface_name" direction="in"/>
-      <arg type="a{sv}" name="properties" direction="out"/>
-    </method>
-    <method name="Set">
-      <arg type="s" name="interface_name" direction="in"/>
-      <arg type="s" name="property_name" direction="in"/>
-      <arg type="v" name="value" direction="in"/>
-    </method>
-  </interface>
-  <interface name="org.freedesktop.DBus.Peer">
-    <method name="Ping"/>
-    <method name="GetMachineId">
-      <arg type="s" name="machine_uuid" direction="out"/>
-    </method>
-  </interface>
-</node>
+        Only the caller that started the request may cancel it. The object goes away after
+        Response.
+      -->
+      <interface name="org.xdgshare.Request1">
+        <!--
+          Cancel:
+          Stops the request: the service's process group gets SIGTERM, then SIGKILL. Response
+          follows with code 1.
+        -->
+        <method name="Cancel"/>
 
-"""#
+        <!--
+          Progress:
+          @fraction: how much is done, 0 to 1; -1 when the service does not say.
+          @message: what the service is doing; may be empty.
+        -->
+        <signal name="Progress">
+          <arg type="d" name="fraction"/>
+          <arg type="s" name="message"/>
+        </signal>
+
+        <!--
+          Response:
+          @code: 0 completed, 1 cancelled (by the service or the caller), 2 failed (the service
+            crashed, timed out, or said nothing).
+          @results: a{sv}:
+            returned-items  aa{sv}  with code 0: what the service returned, one dictionary per
+                                    attachment with "url" (s), "path" (ay) or "text" (s), and
+                                    "type-identifiers" (as)
+            message         s       with codes 1 and 2: why
+            request-id      s       the request's id in `xdg-share history`
+        -->
+        <signal name="Response">
+          <arg type="u" name="code"/>
+          <arg type="a{sv}" name="results"/>
+        </signal>
+      </interface>
+
+      <interface name="org.freedesktop.DBus.Introspectable">
+        <method name="Introspect">
+          <arg type="s" name="xml_data" direction="out"/>
+        </method>
+      </interface>
+      <interface name="org.freedesktop.DBus.Properties">
+        <method name="Get">
+          <arg type="s" name="interface_name" direction="in"/>
+          <arg type="s" name="property_name" direction="in"/>
+          <arg type="v" name="value" direction="out"/>
+        </method>
+        <method name="GetAll">
+          <arg type="s" name="interface_name" direction="in"/>
+          <arg type="a{sv}" name="properties" direction="out"/>
+        </method>
+        <method name="Set">
+          <arg type="s" name="interface_name" direction="in"/>
+          <arg type="s" name="property_name" direction="in"/>
+          <arg type="v" name="value" direction="in"/>
+        </method>
+      </interface>
+      <interface name="org.freedesktop.DBus.Peer">
+        <method name="Ping"/>
+        <method name="GetMachineId">
+          <arg type="s" name="machine_uuid" direction="out"/>
+        </method>
+      </interface>
+    </node>
+
+    """#
 
   /// A request object's introspection data.
   static let request = #"""

@@ -7,10 +7,12 @@ enum ItemArguments {
 
   static func decode(_ value: DBusValue, argument: String) throws(BusError) -> [RequestedItem] {
     guard case .array("a{sv}", let dictionaries) = value else {
-      throw .invalidArguments("\(argument): expected an array of dictionaries (aa{sv}), found \(value.signature)")
+      throw .invalidArguments(
+        "\(argument): expected an array of dictionaries (aa{sv}), found \(value.signature)")
     }
     guard dictionaries.count <= maximumItems else {
-      throw .limitExceeded("\(argument): at most \(maximumItems) items in one call, found \(dictionaries.count)")
+      throw .limitExceeded(
+        "\(argument): at most \(maximumItems) items in one call, found \(dictionaries.count)")
     }
     var items: [RequestedItem] = []
     items.reserveCapacity(dictionaries.count)
@@ -35,7 +37,8 @@ enum ItemArguments {
           throw .invalidArguments("\(label).path: expected a file path without NUL bytes")
         }
         guard bytes.first == UInt8(ascii: "/") else {
-          throw .invalidArguments("\(label).path: expected an absolute path, found '\(FilePath(bytes: bytes).displayString)'")
+          throw .invalidArguments(
+            "\(label).path: expected an absolute path, found '\(FilePath(bytes: bytes).displayString)'")
         }
         item = .file(FilePath(bytes: bytes))
         contentKeys.append(key)
@@ -47,7 +50,8 @@ enum ItemArguments {
         contentKeys.append(key)
       case ("mime-type", .string(let type)):
         guard type.split(separator: "/").count == 2, !type.contains(" ") else {
-          throw .invalidArguments("\(label).mime-type: expected a MIME type such as image/png, found '\(type)'")
+          throw .invalidArguments(
+            "\(label).mime-type: expected a MIME type such as image/png, found '\(type)'")
         }
         mimeType = type
       case ("path", _), ("url", _), ("text", _), ("mime-type", _):

@@ -167,7 +167,8 @@ public final class ShareDaemon {
     }
     catalog = fresh
     rebuildDictionaries()
-    connection.enqueue(DBusMessage.signal(path: Self.objectPath, interface: Self.interface, member: "ServicesChanged"))
+    connection.enqueue(
+      DBusMessage.signal(path: Self.objectPath, interface: Self.interface, member: "ServicesChanged"))
     connection.flush()
   }
 
@@ -196,10 +197,12 @@ public final class ShareDaemon {
       }
       folders.insert(existing)
       guard existing == directory else { continue }
-      for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasSuffix(".shareext") {
+      for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+      where name.hasSuffix(".shareext") {
         let bundle = directory + "/" + name
         folders.insert(bundle)
-        for inner in (try? FileManager.default.contentsOfDirectory(atPath: bundle)) ?? [] where inner.hasSuffix(".lproj") {
+        for inner in (try? FileManager.default.contentsOfDirectory(atPath: bundle)) ?? []
+        where inner.hasSuffix(".lproj") {
           folders.insert(bundle + "/" + inner)
         }
       }
@@ -282,7 +285,8 @@ public final class ShareDaemon {
   private func reply(_ message: DBusMessage, listing services: [ShareService]) -> DBusMessage {
     let key = services.map(\.id).joined(separator: "\n")
     if let template = replyCache[key] { return message.replyCopying(template) }
-    let reply = message.reply([.array(elementSignature: "a{sv}", services.compactMap { dictionaries[$0.id] })])
+    let reply = message.reply([.array(elementSignature: "a{sv}", services.compactMap { dictionaries[$0.id] })]
+    )
     if replyCache.count < 256 { replyCache[key] = reply }
     return message.replyCopying(reply)
   }
@@ -298,7 +302,8 @@ public final class ShareDaemon {
       return message.reply([.variant(.uint32(Self.version))])
     case "GetAll":
       try expect(message, "s", names: "(s interface_name)")
-      let all: [(String, DBusValue)] = arguments[0] == .string(Self.interface) ? [("Version", .uint32(Self.version))] : []
+      let all: [(String, DBusValue)] =
+        arguments[0] == .string(Self.interface) ? [("Version", .uint32(Self.version))] : []
       return message.reply([.vardict(all)])
     case "Set":
       try expect(message, "ssv", names: "(s interface_name, s property_name, v value)")
@@ -319,7 +324,9 @@ public final class ShareDaemon {
 
   private func share(_ message: DBusMessage) throws(BusError) -> DBusMessage {
     let arguments = message.arguments()
-    guard case .string(let serviceID) = arguments[0] else { throw .invalidArguments("service_id: expected a string") }
+    guard case .string(let serviceID) = arguments[0] else {
+      throw .invalidArguments("service_id: expected a string")
+    }
     let items = try ItemArguments.decode(arguments[1], argument: "items")
     let options = arguments[2].vardictEntries ?? []
     let sender = message.sender ?? ""
@@ -328,14 +335,21 @@ public final class ShareDaemon {
       guard case .string(let given) = value else {
         throw .invalidArguments("options.handle_token: expected type 's', found '\(value.signature)'")
       }
-      guard !given.isEmpty, given.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || ($0 < 128 && Character(Unicode.Scalar($0)).isLetter) || ($0 >= 48 && $0 <= 57) }) else {
+      guard !given.isEmpty,
+        given.utf8.allSatisfy({
+          $0 == UInt8(ascii: "_") || ($0 < 128 && Character(Unicode.Scalar($0)).isLetter)
+            || ($0 >= 48 && $0 <= 57)
+        })
+      else {
         throw .invalidArguments("options.handle_token: expected letters, digits and '_', found '\(given)'")
       }
       token = given
     }
     let inFlight = requests.values.filter { $0.owner == sender }.count
     guard inFlight < configuration.maximumRequestsPerCaller else {
-      throw .limitExceeded("\(inFlight) requests of this caller are in flight; at most \(configuration.maximumRequestsPerCaller)")
+      throw .limitExceeded(
+        "\(inFlight) requests of this caller are in flight; at most \(configuration.maximumRequestsPerCaller)"
+      )
     }
     let path = requestPath(sender: sender, token: token)
     guard requests[path] == nil else {
@@ -420,7 +434,8 @@ public final class ShareDaemon {
     switch outcome {
     case .completed(let items):
       code = 0
-      results.append(("returned-items", .array(elementSignature: "a{sv}", items.flatMap(\.attachments).map(returned))))
+      results.append(
+        ("returned-items", .array(elementSignature: "a{sv}", items.flatMap(\.attachments).map(returned))))
     case .cancelled(_, let message):
       code = 1
       results.append(("message", .string(message)))

@@ -98,9 +98,11 @@ public struct HistoryStore: Sendable {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .custom { date, encoder in
       var container = encoder.singleValueContainer()
-      try container.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))
+      try container.encode(
+        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))
     }
-    try encoder.encode(record).write(to: URL(fileURLWithPath: "\(directory)/\(record.id).json"), options: .atomic)
+    try encoder.encode(record).write(
+      to: URL(fileURLWithPath: "\(directory)/\(record.id).json"), options: .atomic)
   }
 
   /// Every record, oldest first; unreadable files are skipped.
@@ -110,10 +112,12 @@ public struct HistoryStore: Sendable {
     decoder.dateDecodingStrategy = .custom { decoder in
       let text = try decoder.singleValueContainer().decode(String.self)
       guard
-        let date = (try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)))
+        let date =
+          (try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)))
           ?? (try? Date(text, strategy: .iso8601))
       else {
-        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date"))
+        throw DecodingError.dataCorrupted(
+          .init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date"))
       }
       return date
     }

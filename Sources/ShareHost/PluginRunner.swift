@@ -1,7 +1,7 @@
 import Foundation
 public import ShareCore
-public import ShareProtocol
 import SharePOSIX
+public import ShareProtocol
 import Synchronization
 
 /// Runs one request in a service's plugin process, as `docs/plugin-protocol.md` describes: the
@@ -30,7 +30,8 @@ public final class PluginRunner: Sendable {
   /// - Parameters:
   ///   - environment: the plugin's environment, to which the request's `XDG_SHARE_*` variables are added.
   ///   - logPath: where the plugin's standard error goes; `nil` passes it through.
-  public init(service: ShareService, request: PluginRequest, environment: [String: String], logPath: String?) {
+  public init(service: ShareService, request: PluginRequest, environment: [String: String], logPath: String?)
+  {
     self.service = service
     self.request = request
     self.environment = environment
@@ -103,7 +104,8 @@ public final class PluginRunner: Sendable {
           final = event
           reader.finalAt = Clock.now
         case .failure(let unreadable):
-          failure = .unreadableOutput(line: String(decoding: line.prefix(200), as: UTF8.self), reason: unreadable.reason)
+          failure = .unreadableOutput(
+            line: String(decoding: line.prefix(200), as: UTF8.self), reason: unreadable.reason)
           break reading
         }
       }
@@ -114,7 +116,8 @@ public final class PluginRunner: Sendable {
       case .success(let event) where event.isFinal: final = event
       case .success: break
       case .failure(let unreadable):
-        failure = .unreadableOutput(line: String(decoding: line.prefix(200), as: UTF8.self), reason: unreadable.reason)
+        failure = .unreadableOutput(
+          line: String(decoding: line.prefix(200), as: UTF8.self), reason: unreadable.reason)
       }
     }
 

@@ -19,7 +19,8 @@ public struct ServiceCatalog: Sendable {
     serviceEnvironment: ([ShareService]) -> any ServiceEnvironment
   ) {
     paths = SearchPaths(environment: environment)
-    let settings = (try? String(contentsOfFile: paths.settingsFile, encoding: .utf8)).map(UserSettings.init(parsing:))
+    let settings = (try? String(contentsOfFile: paths.settingsFile, encoding: .utf8)).map(
+      UserSettings.init(parsing:))
     registry = ServiceRegistry.load(
       from: paths.extensionDirectories,
       loader: BundleLoader(languages: Localization.preferredLanguages(environment: environment)),

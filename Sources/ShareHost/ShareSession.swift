@@ -33,7 +33,8 @@ public final class ShareSession: Sendable {
   ) throws(ShareRefusal) {
     try self.init(
       serviceID: serviceID, requested: items.map { RequestedItem($0) }, registry: registry, types: types,
-      inspector: inspector, history: history, environment: environment, userInfo: userInfo, requestID: requestID)
+      inspector: inspector, history: history, environment: environment, userInfo: userInfo,
+      requestID: requestID)
   }
 
   /// Prepares a share of `requested` items (with the MIME types callers gave).
@@ -46,10 +47,12 @@ public final class ShareSession: Sendable {
     let items = requested.map(\.item)
     let (attachments, problems) = types.attachments(for: requested, inspector: inspector)
     guard problems.isEmpty else { throw .unreadableFiles(problems) }
-    if let rejection = service.rule.rejection(of: ActivationSelection(attachments: attachments, types: types)) {
+    if let rejection = service.rule.rejection(of: ActivationSelection(attachments: attachments, types: types))
+    {
       throw .notAccepted(service: service, rejection: rejection)
     }
-    let request = RequestBuilder.request(id: requestID, service: service, attachments: attachments, userInfo: userInfo)
+    let request = RequestBuilder.request(
+      id: requestID, service: service, attachments: attachments, userInfo: userInfo)
     let record = HistoryRecord(
       id: requestID, serviceId: service.id, serviceName: service.name, items: items.map(RecordedItem.init),
       started: Date(), status: .running, log: history.logPath(for: requestID))

@@ -31,7 +31,8 @@ extension PluginEvent: Codable {
     let container = try decoder.container(keyedBy: Keys.self)
     if container.contains(.complete) {
       let complete = try container.nestedContainer(keyedBy: CompleteKeys.self, forKey: .complete)
-      self = .complete(returningItems: try complete.decodeIfPresent([ItemPayload].self, forKey: .returningItems) ?? [])
+      self = .complete(
+        returningItems: try complete.decodeIfPresent([ItemPayload].self, forKey: .returningItems) ?? [])
     } else if container.contains(.cancel) {
       let cancel = try container.nestedContainer(keyedBy: CancelKeys.self, forKey: .cancel)
       let error = try cancel.decodeIfPresent(ErrorPayload.self, forKey: .error)
@@ -42,7 +43,8 @@ extension PluginEvent: Codable {
         throw DecodingError.dataCorruptedError(
           forKey: .progress, in: container, debugDescription: "progress must lie between 0 and 1")
       }
-      self = .progress(fraction: fraction, message: try container.decodeIfPresent(String.self, forKey: .message))
+      self = .progress(
+        fraction: fraction, message: try container.decodeIfPresent(String.self, forKey: .message))
     } else {
       throw DecodingError.dataCorrupted(
         DecodingError.Context(codingPath: [], debugDescription: "expected progress, complete or cancel"))

@@ -45,7 +45,8 @@ public struct AttachmentPayload: Codable, Equatable, Sendable {
   public var text: String?
 
   public init(
-    typeIdentifiers: [String], url: String? = nil, path: String? = nil, name: String? = nil, size: UInt64? = nil,
+    typeIdentifiers: [String], url: String? = nil, path: String? = nil, name: String? = nil,
+    size: UInt64? = nil,
     text: String? = nil
   ) {
     self.typeIdentifiers = typeIdentifiers

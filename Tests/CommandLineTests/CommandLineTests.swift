@@ -20,7 +20,9 @@ import Testing
   @Test func aMistypedCommandIsAFileToShareButTheMessageHelps() throws {
     let result = try Tool.run(["lst"], on: desktop)
     #expect(result.status == 1)
-    #expect(result.standardError == "xdg-share: \(desktop.files)/lst: no such file or directory (did you mean the command 'list'?)\n")
+    #expect(
+      result.standardError
+        == "xdg-share: \(desktop.files)/lst: no such file or directory (did you mean the command 'list'?)\n")
   }
 
   @Test func version() throws {
@@ -31,11 +33,17 @@ import Testing
 
   @Test(arguments: [
     (["--hepl"], "xdg-share: unknown option '--hepl'. Did you mean '--help'? See 'xdg-share --help'.\n"),
-    (["list", "--jsn"], "xdg-share: unknown option '--jsn' for 'list'. Did you mean '--json'? See 'xdg-share list --help'.\n"),
+    (
+      ["list", "--jsn"],
+      "xdg-share: unknown option '--jsn' for 'list'. Did you mean '--json'? See 'xdg-share list --help'.\n"
+    ),
     (["list", "--text"], "xdg-share: option '--text' needs a value\n"),
     (["list", "--json=yes"], "xdg-share: option '--json' takes no value\n"),
     (["validate"], "xdg-share: missing PATH. See 'xdg-share validate --help'.\n"),
-    (["list", "--url", "not a url"], "xdg-share: option '--url': expected an absolute URL such as https://example.org/, found 'not a url'\n"),
+    (
+      ["list", "--url", "not a url"],
+      "xdg-share: option '--url': expected an absolute URL such as https://example.org/, found 'not a url'\n"
+    ),
   ])
   func usageErrorsExitWithTwo(_ arguments: [String], _ message: String) throws {
     let result = try Tool.run(arguments, on: desktop)

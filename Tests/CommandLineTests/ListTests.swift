@@ -16,8 +16,10 @@ import Testing
         ("NSExtensionActivationSupportsWebURLWithMaxCount", "<integer>1</integer>"),
       ])
     ).write(into: desktop.userExtensions)
-    try BundleFixture(id: "com.example.anything", name: "Anything", ruleXML: BundleFixture.predicate("TRUEPREDICATE"))
-      .write(into: desktop.systemExtensions)
+    try BundleFixture(
+      id: "com.example.anything", name: "Anything", ruleXML: BundleFixture.predicate("TRUEPREDICATE")
+    )
+    .write(into: desktop.systemExtensions)
     try BundleFixture(
       id: "com.example.text", name: "text only",
       ruleXML: BundleFixture.dictionary([("NSExtensionActivationSupportsText", "<true/>")])
@@ -59,7 +61,8 @@ import Testing
   @Test func twoImagesExceedHoisMaximum() throws {
     let a = try desktop.writeFile(named: Array("a.png".utf8), contents: tinyPNG)
     let b = try desktop.writeFile(named: Array("b.png".utf8), contents: tinyPNG)
-    let result = try Tool.run([Array("list".utf8), Array("--json".utf8), Array("--".utf8), a, b], on: desktop)
+    let result = try Tool.run(
+      [Array("list".utf8), Array("--json".utf8), Array("--".utf8), a, b], on: desktop)
     #expect(try ids(result) == ["com.example.anything"])
   }
 
@@ -70,10 +73,17 @@ import Testing
   }
 
   @Test func textAndLinks() throws {
-    #expect(try ids(Tool.run(["list", "--json", "--text", "hi"], on: desktop)) == ["com.example.anything", "com.example.text"])
-    #expect(try ids(Tool.run(["list", "--json", "--url", "https://example.org/"], on: desktop)) == ["com.example.anything", "ch.example.hoi"])
     #expect(
-      try ids(Tool.run(["list", "--json", "--url=https://a.example/", "--url", "https://b.example/"], on: desktop))
+      try ids(Tool.run(["list", "--json", "--text", "hi"], on: desktop)) == [
+        "com.example.anything", "com.example.text",
+      ])
+    #expect(
+      try ids(Tool.run(["list", "--json", "--url", "https://example.org/"], on: desktop)) == [
+        "com.example.anything", "ch.example.hoi",
+      ])
+    #expect(
+      try ids(
+        Tool.run(["list", "--json", "--url=https://a.example/", "--url", "https://b.example/"], on: desktop))
         == ["com.example.anything"])
   }
 
@@ -84,7 +94,8 @@ import Testing
     ]
     for name in names {
       try desktop.writeFile(named: name, contents: tinyPNG)
-      let result = try Tool.run([Array("list".utf8), Array("--json".utf8), Array("--".utf8), name], on: desktop)
+      let result = try Tool.run(
+        [Array("list".utf8), Array("--json".utf8), Array("--".utf8), name], on: desktop)
       #expect(result.status == 0, "\(result.standardError)")
       #expect(try ids(result) == ["com.example.anything", "ch.example.hoi"])
     }
@@ -98,8 +109,10 @@ import Testing
   }
 
   @Test func userBundleOverridesSystemBundleWithTheSameIdentifier() throws {
-    try BundleFixture(id: "com.example.text", name: "Mine", ruleXML: BundleFixture.predicate("FALSEPREDICATE"))
-      .write(into: desktop.userExtensions)
+    try BundleFixture(
+      id: "com.example.text", name: "Mine", ruleXML: BundleFixture.predicate("FALSEPREDICATE")
+    )
+    .write(into: desktop.userExtensions)
     let result = try Tool.run(["list"], on: desktop)
     #expect(result.standardOutput.contains("com.example.text      Mine"))
     #expect(!result.standardOutput.contains("text only"))
@@ -108,7 +121,9 @@ import Testing
   @Test func brokenBundleIsReportedAndSkipped() throws {
     try BundleFixture(
       id: "com.example.broken", name: "Broken",
-      ruleXML: BundleFixture.dictionary([("NSExtensionActivationSupportsImageWithMaxCount", "<string>three</string>")])
+      ruleXML: BundleFixture.dictionary([
+        ("NSExtensionActivationSupportsImageWithMaxCount", "<string>three</string>")
+      ])
     ).write(into: desktop.userExtensions)
     let result = try Tool.run(["list", "--json"], on: desktop)
     #expect(result.status == 0)
@@ -120,7 +135,8 @@ import Testing
   }
 
   @Test func hiddenServicesAreNotOffered() throws {
-    try FileManager.default.createDirectory(atPath: "\(desktop.root)/config/xdg-share", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: "\(desktop.root)/config/xdg-share", withIntermediateDirectories: true)
     try "[Services]\nHidden=com.example.anything;\n".write(
       toFile: "\(desktop.root)/config/xdg-share/settings.ini", atomically: true, encoding: .utf8)
     #expect(try ids(Tool.run(["list", "--json"], on: desktop)) == ["ch.example.hoi", "com.example.text"])
@@ -141,14 +157,18 @@ import Testing
   }
 
   @Test func localizedNameFollowsTheLanguageLikeGettext() throws {
-    let bundle = try BundleFixture(id: "com.example.l10n", name: "Share", ruleXML: BundleFixture.predicate("TRUEPREDICATE"))
-      .write(into: desktop.userExtensions)
+    let bundle = try BundleFixture(
+      id: "com.example.l10n", name: "Share", ruleXML: BundleFixture.predicate("TRUEPREDICATE")
+    )
+    .write(into: desktop.userExtensions)
     try FileManager.default.createDirectory(atPath: "\(bundle)/de.lproj", withIntermediateDirectories: true)
     try "/* German */\n\"CFBundleDisplayName\" = \"Teilen\";\n".write(
       toFile: "\(bundle)/de.lproj/InfoPlist.strings", atomically: true, encoding: .utf8)
     func name(_ environment: [String: String]) throws -> String {
       try Tool.run(["list"], on: desktop, environment: environment).standardOutput
-        .split(separator: "\n").first { $0.hasPrefix("com.example.l10n") }.map { String($0.split(separator: " ").last!) } ?? ""
+        .split(separator: "\n").first { $0.hasPrefix("com.example.l10n") }.map {
+          String($0.split(separator: " ").last!)
+        } ?? ""
     }
     #expect(try name(["LANG": "de_DE.UTF-8"]) == "Teilen")
     #expect(try name(["LANG": "fr_FR.UTF-8", "LANGUAGE": "fr:de"]) == "Teilen")

@@ -28,8 +28,11 @@ import Testing
       \(body.split(separator: "\n").joined(separator: "\n"))
 
       """
-    return try BundleFixture(id: id, name: id.split(separator: ".").last.map(String.init) ?? id, ruleXML: rule, extraXML: extraXML, program: program)
-      .write(into: desktop.userExtensions)
+    return try BundleFixture(
+      id: id, name: id.split(separator: ".").last.map(String.init) ?? id, ruleXML: rule, extraXML: extraXML,
+      program: program
+    )
+    .write(into: desktop.userExtensions)
   }
 
   func receivedRequest(_ id: String) throws -> [String: Any] {
@@ -58,7 +61,9 @@ import Testing
     for (attachment, path) in zip(received, paths) {
       let url = try #require(attachment["url"] as? String)
       #expect(FilePath(fileURL: url)?.bytes == path)
-      #expect((attachment["path"] as? String).map { Array($0.utf8) } == FilePath(bytes: path).string.map { Array($0.utf8) })
+      #expect(
+        (attachment["path"] as? String).map { Array($0.utf8) }
+          == FilePath(bytes: path).string.map { Array($0.utf8) })
       #expect(attachment["size"] as? Int == 1)
       #expect(attachment["name"] as? String != nil)
     }
@@ -71,8 +76,10 @@ import Testing
     try desktop.writeFile(named: "photo.png", contents: "")
     let png = try desktop.writeFile(named: Array("p.png".utf8), contents: tinyPNG)
     let result = try Tool.run(
-      ["share", "--service", "com.example.echo", "--text", "hello", "--url", "https://example.org/a?b=1",
-       String(decoding: png, as: UTF8.self)], on: desktop)
+      [
+        "share", "--service", "com.example.echo", "--text", "hello", "--url", "https://example.org/a?b=1",
+        String(decoding: png, as: UTF8.self),
+      ], on: desktop)
     #expect(result.status == 0, "\(result.standardError)")
     let request = try receivedRequest("com.example.echo")
     #expect(request["version"] as? Int == 1)
@@ -101,13 +108,16 @@ import Testing
     #expect(result.status == 0)
     #expect(result.standardOutput == "https://example.org/f/1\n")
     let json = try Tool.run(["--service", "com.example.upload", "--json", "a.txt"], on: desktop)
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
     #expect(object["status"] as? String == "completed")
     #expect(object["serviceId"] as? String == "com.example.upload")
   }
 
   @Test func cancellingPluginExitsWithThreeAndShowsItsMessage() throws {
-    try plugin("com.example.no", body: "emit({'cancel': {'error': {'code': 7, 'message': 'Not signed in'}}})\nsys.exit(1)")
+    try plugin(
+      "com.example.no",
+      body: "emit({'cancel': {'error': {'code': 7, 'message': 'Not signed in'}}})\nsys.exit(1)")
     try desktop.writeFile(named: "a.txt", contents: "a")
     let result = try Tool.run(["--service", "com.example.no", "a.txt"], on: desktop)
     #expect(result.status == 3)
@@ -148,7 +158,8 @@ import Testing
     #expect(result.status == 5)
     #expect(result.standardError == "xdg-share: slow took longer than 1 seconds and was stopped\n")
     #expect(Date().timeIntervalSince(started) < 10)
-    let pid = try #require(Int32(try String(contentsOfFile: "\(desktop.root)/state/child.pid", encoding: .utf8)))
+    let pid = try #require(
+      Int32(try String(contentsOfFile: "\(desktop.root)/state/child.pid", encoding: .utf8)))
     // Gone, or a zombie waiting for a reaper that this container may not have.
     let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ")[2]
     #expect(state == nil || state == "Z", "the plugin's child must be gone with its group")
@@ -159,19 +170,24 @@ import Testing
     try desktop.writeFile(named: "a.txt", contents: "a")
     let result = try Tool.run(["--service", "com.example.ech", "a.txt"], on: desktop)
     #expect(result.status == 6)
-    #expect(result.standardError == "xdg-share: no share service 'com.example.ech'; did you mean 'com.example.echo'?\n")
+    #expect(
+      result.standardError
+        == "xdg-share: no share service 'com.example.ech'; did you mean 'com.example.echo'?\n")
   }
 
   @Test func ruleIsCheckedAgainBeforeLaunch() throws {
     try plugin(
       "com.example.oneimage",
-      rule: BundleFixture.dictionary([("NSExtensionActivationSupportsImageWithMaxCount", "<integer>1</integer>")]),
+      rule: BundleFixture.dictionary([
+        ("NSExtensionActivationSupportsImageWithMaxCount", "<integer>1</integer>")
+      ]),
       body: "emit({'complete': {}})")
     try desktop.writeFile(named: "a.txt", contents: "a")
     let result = try Tool.run(["--service", "com.example.oneimage", "a.txt"], on: desktop)
     #expect(result.status == 7)
     #expect(result.standardError == "xdg-share: oneimage does not accept this: it does not take files\n")
-    #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/state/request-com.example.oneimage.json"))
+    #expect(
+      !FileManager.default.fileExists(atPath: "\(desktop.root)/state/request-com.example.oneimage.json"))
   }
 
   @Test func missingFileIsReportedNotShared() throws {
@@ -205,7 +221,8 @@ import Testing
     try desktop.writeFile(named: "a.txt", contents: "a")
     #expect(try Tool.run(["--service", "com.example.flaky", "a.txt"], on: desktop).status == 4)
     let history = try Tool.run(["history", "--json"], on: desktop)
-    let records = try #require(try JSONSerialization.jsonObject(with: Data(history.standardOutput.utf8)) as? [[String: Any]])
+    let records = try #require(
+      try JSONSerialization.jsonObject(with: Data(history.standardOutput.utf8)) as? [[String: Any]])
     #expect(records.count == 1)
     #expect(records[0]["status"] as? String == "failed")
     let id = try #require(records[0]["id"] as? String)
@@ -216,15 +233,19 @@ import Testing
     #expect(after.count == 2)
     #expect(after[1].contains("completed  flaky  a.txt"))
     let completed = try #require(after[1].split(separator: " ").first.map(String.init))
-    #expect(try Tool.run(["retry", completed], on: desktop).status == 1, "a completed request is not repeated")
+    #expect(
+      try Tool.run(["retry", completed], on: desktop).status == 1, "a completed request is not repeated")
   }
 
   @Test func installValidatesCopiesAndUninstallRemoves() throws {
-    let bundle = try BundleFixture(id: "com.example.new", name: "New", ruleXML: BundleFixture.predicate("TRUEPREDICATE"))
-      .write(into: desktop.files, folder: "New")
+    let bundle = try BundleFixture(
+      id: "com.example.new", name: "New", ruleXML: BundleFixture.predicate("TRUEPREDICATE")
+    )
+    .write(into: desktop.files, folder: "New")
     let install = try Tool.run(["install", bundle], on: desktop)
     #expect(install.status == 0, "\(install.standardError)")
-    #expect(FileManager.default.fileExists(atPath: "\(desktop.userExtensions)/com.example.new.shareext/Info.plist"))
+    #expect(
+      FileManager.default.fileExists(atPath: "\(desktop.userExtensions)/com.example.new.shareext/Info.plist"))
     #expect(try Tool.run(["list"], on: desktop).standardOutput.contains("com.example.new"))
     // Installing again replaces the copy.
     #expect(try Tool.run(["install", bundle], on: desktop).status == 0)
@@ -233,16 +254,20 @@ import Testing
     #expect(!(try Tool.run(["list"], on: desktop).standardOutput.contains("com.example.new")))
     #expect(try Tool.run(["uninstall", "com.example.new"], on: desktop).status == 6)
 
-    let broken = try BundleFixture(id: "bad id", name: "Bad", ruleXML: BundleFixture.predicate("TRUEPREDICATE"))
-      .write(into: desktop.files, folder: "Bad")
+    let broken = try BundleFixture(
+      id: "bad id", name: "Bad", ruleXML: BundleFixture.predicate("TRUEPREDICATE")
+    )
+    .write(into: desktop.files, folder: "Bad")
     let refused = try Tool.run(["install", broken], on: desktop)
     #expect(refused.status == 1)
     #expect(refused.standardError.contains("CFBundleIdentifier: expected a reverse-DNS identifier"))
   }
 
   @Test func systemServicesCannotBeUninstalledHere() throws {
-    try BundleFixture(id: "com.example.system", name: "System", ruleXML: BundleFixture.predicate("TRUEPREDICATE"))
-      .write(into: desktop.systemExtensions)
+    try BundleFixture(
+      id: "com.example.system", name: "System", ruleXML: BundleFixture.predicate("TRUEPREDICATE")
+    )
+    .write(into: desktop.systemExtensions)
     let result = try Tool.run(["uninstall", "com.example.system"], on: desktop)
     #expect(result.status == 1)
     #expect(result.standardError.contains("installed for every user"))
@@ -253,7 +278,9 @@ import Testing
     #expect(result.status == 0)
     #expect(result.standardOutput == "\(desktop.root)/data/xdg-share/groups/group.ch.example.hoi\n")
     var isDirectory: ObjCBool = false
-    #expect(FileManager.default.fileExists(atPath: "\(desktop.root)/data/xdg-share/groups/group.ch.example.hoi", isDirectory: &isDirectory))
+    #expect(
+      FileManager.default.fileExists(
+        atPath: "\(desktop.root)/data/xdg-share/groups/group.ch.example.hoi", isDirectory: &isDirectory))
     #expect(try Tool.run(["group", "path", "not-a-group"], on: desktop).status == 2)
   }
 }

@@ -22,14 +22,16 @@ import Testing
   static let truePredicate = BundleFixture.predicate("TRUEPREDICATE")
 
   @Test func validBundlePrintsNothing() throws {
-    let (status, lines) = try validate(BundleFixture(id: "com.example.ok", name: "OK", ruleXML: Self.truePredicate))
+    let (status, lines) = try validate(
+      BundleFixture(id: "com.example.ok", name: "OK", ruleXML: Self.truePredicate))
     #expect(status == 0)
     #expect(lines.isEmpty)
   }
 
   @Test(arguments: [
     (
-      BundleFixture.dictionary([("NSExtensionActivationSupportsImageWithMaxCount", "<string>three</string>")]),
+      BundleFixture.dictionary([("NSExtensionActivationSupportsImageWithMaxCount", "<string>three</string>")]
+      ),
       "Info.plist: NSExtensionActivationSupportsImageWithMaxCount: expected a non-negative integer, found the string \"three\""
     ),
     (
@@ -57,7 +59,9 @@ import Testing
 
   @Test func badPredicateNamesTheColumn() throws {
     let (status, lines) = try validate(
-      BundleFixture(id: "com.example.bad", name: "Bad", ruleXML: BundleFixture.predicate("SUBQUERY(extensionItems, $x, TRUEPREDICATE).@count == ")))
+      BundleFixture(
+        id: "com.example.bad", name: "Bad",
+        ruleXML: BundleFixture.predicate("SUBQUERY(extensionItems, $x, TRUEPREDICATE).@count == ")))
     #expect(status == 1)
     #expect(lines.count == 1)
     #expect(lines.first?.hasPrefix("Info.plist: NSExtensionActivationRule: invalid predicate: ") == true)
@@ -126,7 +130,10 @@ import Testing
         id: "com.example.warn", name: "Warn", ruleXML: Self.truePredicate,
         extraXML: "<key>XDGShareRequiredProgram</key><array><string>sh</string></array>"))
     #expect(status == 0)
-    #expect(lines == ["Info.plist: XDGShareRequiredProgram: warning: unknown key; did you mean XDGShareRequiredPrograms?"])
+    #expect(
+      lines == [
+        "Info.plist: XDGShareRequiredProgram: warning: unknown key; did you mean XDGShareRequiredPrograms?"
+      ])
   }
 
   @Test func binaryPropertyListLoads() throws {

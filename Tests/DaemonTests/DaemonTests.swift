@@ -42,7 +42,8 @@ import Testing
   func startDaemon(idleTimeout: Double = 0) throws -> ChildProcess {
     let daemon = try ChildProcess.spawn(
       [Tool.path, "daemon", "--idle-timeout", String(idleTimeout)].map { Array($0.utf8) },
-      environment: desktop.environment, standardInput: .null, standardOutput: .inherit, standardError: .inherit)
+      environment: desktop.environment, standardInput: .null, standardOutput: .inherit,
+      standardError: .inherit)
     let client = try BusConnection.connect(address: bus.address)
     let deadline = Date().addingTimeInterval(10)
     while Date() < deadline {
@@ -58,7 +59,8 @@ import Testing
 
   func call(_ client: BusConnection, _ member: String, _ arguments: [DBusValue]) throws -> DBusMessage {
     let message = DBusMessage.methodCall(
-      destination: "org.xdgshare.Share", path: "/org/xdgshare/Share", interface: "org.xdgshare.Share1", member: member)
+      destination: "org.xdgshare.Share", path: "/org/xdgshare/Share", interface: "org.xdgshare.Share1",
+      member: member)
     message.append(arguments)
     return try client.call(message, timeout: 10)
   }
@@ -95,17 +97,24 @@ import Testing
       ([[("path", .bytes(u8(text)))]], [u8("--"), u8(text)]),
       ([[("url", .string("https://example.org/"))]], [u8("--url"), u8("https://example.org/")]),
       ([[("text", .string("hi"))]], [u8("--text"), u8("hi")]),
-      ([[("path", .bytes(png))], [("url", .string("https://example.org/"))]], [u8("--url"), u8("https://example.org/"), u8("--"), png]),
+      (
+        [[("path", .bytes(png))], [("url", .string("https://example.org/"))]],
+        [u8("--url"), u8("https://example.org/"), u8("--"), png]
+      ),
     ]
     for (items, arguments) in cases {
       let overBus = ids(try call(client, "QueryItems", [Self.items(items), Self.noOptions]))
       let cli = try Tool.run([u8("list"), u8("--json")] + arguments, on: desktop)
       #expect(cli.status == 0, "\(cli.standardError)")
-      let cliIDs = (try JSONSerialization.jsonObject(with: Data(cli.standardOutput.utf8)) as? [[String: Any]])?
+      let cliIDs =
+        (try JSONSerialization.jsonObject(with: Data(cli.standardOutput.utf8)) as? [[String: Any]])?
         .compactMap { $0["id"] as? String }
       #expect(overBus == cliIDs, "\(items)")
     }
-    #expect(ids(try call(client, "QueryItems", [Self.items([[("path", .bytes(png))]]), Self.noOptions])) == ["com.example.echo", "ch.example.hoi"])
+    #expect(
+      ids(try call(client, "QueryItems", [Self.items([[("path", .bytes(png))]]), Self.noOptions])) == [
+        "com.example.echo", "ch.example.hoi",
+      ])
   }
 
   @Test func wrongArgumentsGetNamedErrorsAndTheServiceStillAnswers() throws {
@@ -113,15 +122,48 @@ import Testing
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let client = try BusConnection.connect(address: bus.address)
     let cases: [(String, [DBusValue], String, String)] = [
-      ("QueryItems", [.string("x")], "org.freedesktop.DBus.Error.InvalidArgs", "QueryItems: expected arguments (aa{sv} items, a{sv} options), found (s)"),
-      ("QueryItems", [Self.items([[("text", .int32(3))]]), Self.noOptions], "org.freedesktop.DBus.Error.InvalidArgs", "items[0].text: expected type 's', found 'i'"),
-      ("QueryItems", [Self.items([[("text", .string("a")), ("url", .string("https://x/"))]]), Self.noOptions], "org.freedesktop.DBus.Error.InvalidArgs", "items[0]: expected exactly one of path, url or text, found text and url"),
-      ("QueryItems", [Self.items([[]]), Self.noOptions], "org.freedesktop.DBus.Error.InvalidArgs", "items[0]: expected exactly one of path, url or text, found none"),
-      ("QueryItems", [Self.items([[("path", .bytes(Array("relative".utf8)))]]), Self.noOptions], "org.freedesktop.DBus.Error.InvalidArgs", "items[0].path: expected an absolute path, found 'relative'"),
-      ("Share", [.string("com.example.nope"), Self.items([[("text", .string("a"))]]), Self.noOptions], "org.xdgshare.Share1.Error.NoSuchService", "no share service 'com.example.nope'"),
-      ("Share", [.string("ch.example.hoi"), Self.items([[("text", .string("a"))]]), Self.noOptions], "org.xdgshare.Share1.Error.NotAccepted", ""),
-      ("Share", [.string("com.example.echo"), Self.items([[("text", .string("a"))]]), .vardict([("handle_token", .string("no/slash"))])], "org.freedesktop.DBus.Error.InvalidArgs", "options.handle_token: expected letters, digits and '_', found 'no/slash'"),
-      ("Share", [.int32(1)], "org.freedesktop.DBus.Error.InvalidArgs", "Share: expected arguments (s service_id, aa{sv} items, a{sv} options), found (i)"),
+      (
+        "QueryItems", [.string("x")], "org.freedesktop.DBus.Error.InvalidArgs",
+        "QueryItems: expected arguments (aa{sv} items, a{sv} options), found (s)"
+      ),
+      (
+        "QueryItems", [Self.items([[("text", .int32(3))]]), Self.noOptions],
+        "org.freedesktop.DBus.Error.InvalidArgs", "items[0].text: expected type 's', found 'i'"
+      ),
+      (
+        "QueryItems",
+        [Self.items([[("text", .string("a")), ("url", .string("https://x/"))]]), Self.noOptions],
+        "org.freedesktop.DBus.Error.InvalidArgs",
+        "items[0]: expected exactly one of path, url or text, found text and url"
+      ),
+      (
+        "QueryItems", [Self.items([[]]), Self.noOptions], "org.freedesktop.DBus.Error.InvalidArgs",
+        "items[0]: expected exactly one of path, url or text, found none"
+      ),
+      (
+        "QueryItems", [Self.items([[("path", .bytes(Array("relative".utf8)))]]), Self.noOptions],
+        "org.freedesktop.DBus.Error.InvalidArgs", "items[0].path: expected an absolute path, found 'relative'"
+      ),
+      (
+        "Share", [.string("com.example.nope"), Self.items([[("text", .string("a"))]]), Self.noOptions],
+        "org.xdgshare.Share1.Error.NoSuchService", "no share service 'com.example.nope'"
+      ),
+      (
+        "Share", [.string("ch.example.hoi"), Self.items([[("text", .string("a"))]]), Self.noOptions],
+        "org.xdgshare.Share1.Error.NotAccepted", ""
+      ),
+      (
+        "Share",
+        [
+          .string("com.example.echo"), Self.items([[("text", .string("a"))]]),
+          .vardict([("handle_token", .string("no/slash"))]),
+        ], "org.freedesktop.DBus.Error.InvalidArgs",
+        "options.handle_token: expected letters, digits and '_', found 'no/slash'"
+      ),
+      (
+        "Share", [.int32(1)], "org.freedesktop.DBus.Error.InvalidArgs",
+        "Share: expected arguments (s service_id, aa{sv} items, a{sv} options), found (i)"
+      ),
       ("Nope", [], "org.freedesktop.DBus.Error.UnknownMethod", ""),
     ]
     for (member, arguments, name, message) in cases {
@@ -145,13 +187,17 @@ import Testing
     try client.addMatch("type='signal',interface='org.xdgshare.Request1',path='\(handle)'")
     let reply = try call(
       client, "Share",
-      [.string("com.example.echo"), Self.items([[("text", .string("hello"))]]), .vardict([("handle_token", .string("first"))])])
+      [
+        .string("com.example.echo"), Self.items([[("text", .string("hello"))]]),
+        .vardict([("handle_token", .string("first"))]),
+      ])
     #expect(reply.arguments() == [.objectPath(handle)])
     var progress: [DBusValue] = []
     var responses: [[DBusValue]] = []
     let deadline = Date().addingTimeInterval(10)
     while responses.isEmpty, Date() < deadline {
-      guard let signal = client.waitForMessage(timeout: 1, where: { $0.kind == .signal && $0.path == handle }) else { continue }
+      guard let signal = client.waitForMessage(timeout: 1, where: { $0.kind == .signal && $0.path == handle })
+      else { continue }
       if signal.member == "Progress" { progress = signal.arguments() }
       if signal.member == "Response" { responses.append(signal.arguments()) }
     }
@@ -163,7 +209,8 @@ import Testing
       Issue.record("no returned-items")
       return
     }
-    #expect(returned.first?.vardictEntries?.first { $0.key == "url" }?.value == .string("https://example.org/done"))
+    #expect(
+      returned.first?.vardictEntries?.first { $0.key == "url" }?.value == .string("https://example.org/done"))
     #expect(client.waitForMessage(timeout: 0.5, where: { $0.member == "Response" }) == nil)
     let runs = try String(contentsOfFile: "\(desktop.root)/state/runs", encoding: .utf8)
     #expect(runs.split(separator: "\n").count == 1)
@@ -174,15 +221,20 @@ import Testing
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let client = try BusConnection.connect(address: bus.address)
     try client.addMatch("type='signal',interface='org.xdgshare.Request1'")
-    guard case .objectPath(let handle)? = try call(
-      client, "Share", [.string("com.example.echo"), Self.items([[("text", .string("slow"))]]), Self.noOptions]
-    ).arguments().first else { return }
+    guard
+      case .objectPath(let handle)? = try call(
+        client, "Share",
+        [.string("com.example.echo"), Self.items([[("text", .string("slow"))]]), Self.noOptions]
+      ).arguments().first
+    else { return }
     _ = client.waitForMessage(timeout: 5) { $0.member == "Progress" }
     // Another caller may not cancel it.
     let stranger = try BusConnection.connect(address: bus.address)
-    let strangerCancel = DBusMessage.methodCall(destination: "org.xdgshare.Share", path: handle, interface: "org.xdgshare.Request1", member: "Cancel")
+    let strangerCancel = DBusMessage.methodCall(
+      destination: "org.xdgshare.Share", path: handle, interface: "org.xdgshare.Request1", member: "Cancel")
     #expect(throws: DBusFailure.self) { try stranger.call(strangerCancel) }
-    let cancel = DBusMessage.methodCall(destination: "org.xdgshare.Share", path: handle, interface: "org.xdgshare.Request1", member: "Cancel")
+    let cancel = DBusMessage.methodCall(
+      destination: "org.xdgshare.Share", path: handle, interface: "org.xdgshare.Request1", member: "Cancel")
     _ = try client.call(cancel)
     let response = client.waitForMessage(timeout: 10) { $0.member == "Response" && $0.path == handle }
     #expect(response?.arguments().first == .uint32(1))
@@ -196,7 +248,8 @@ import Testing
     var handles: Set<String> = []
     for index in 0..<50 {
       let reply = try call(
-        client, "Share", [.string("com.example.echo"), Self.items([[("text", .string("n\(index)"))]]), Self.noOptions])
+        client, "Share",
+        [.string("com.example.echo"), Self.items([[("text", .string("n\(index)"))]]), Self.noOptions])
       if case .objectPath(let handle)? = reply.arguments().first { handles.insert(handle) }
     }
     #expect(handles.count == 50)
@@ -218,8 +271,10 @@ import Testing
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let client = try BusConnection.connect(address: bus.address)
     try client.addMatch("type='signal',interface='org.xdgshare.Share1',member='ServicesChanged'")
-    let staging = try BundleFixture(id: "com.example.late", name: "Late", ruleXML: BundleFixture.predicate("TRUEPREDICATE"))
-      .write(into: desktop.root + "/staging")
+    let staging = try BundleFixture(
+      id: "com.example.late", name: "Late", ruleXML: BundleFixture.predicate("TRUEPREDICATE")
+    )
+    .write(into: desktop.root + "/staging")
     let started = Date()
     let install = try Tool.run(["install", staging], on: desktop)
     #expect(install.status == 0)
@@ -240,7 +295,8 @@ import Testing
       Exec=\(Tool.path) daemon --idle-timeout 1
 
       """
-    try service.write(toFile: "\(bus.servicesDirectory)/org.xdgshare.Share.service", atomically: true, encoding: .utf8)
+    try service.write(
+      toFile: "\(bus.servicesDirectory)/org.xdgshare.Share.service", atomically: true, encoding: .utf8)
     let client = try BusConnection.connect(address: bus.address)
     // The first call starts the service by activation.
     #expect(ids(try call(client, "ListServices", [])).count == 2)
@@ -262,14 +318,18 @@ import Testing
     let daemon = try startDaemon()
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let gdbus = try CapturedRun.run(
-      ["gdbus", "call", "--session", "-d", "org.xdgshare.Share", "-o", "/org/xdgshare/Share", "-m",
-       "org.xdgshare.Share1.QueryItems", "[{'url': <'https://example.org/'>}]", "{}"].map { Array($0.utf8) },
+      [
+        "gdbus", "call", "--session", "-d", "org.xdgshare.Share", "-o", "/org/xdgshare/Share", "-m",
+        "org.xdgshare.Share1.QueryItems", "[{'url': <'https://example.org/'>}]", "{}",
+      ].map { Array($0.utf8) },
       environment: desktop.environment)
     #expect(gdbus.status == 0)
     #expect(String(decoding: gdbus.standardOutput, as: UTF8.self).contains("'ch.example.hoi'"))
     let send = try CapturedRun.run(
-      ["dbus-send", "--session", "--print-reply", "--dest=org.xdgshare.Share", "/org/xdgshare/Share",
-       "org.freedesktop.DBus.Properties.Get", "string:org.xdgshare.Share1", "string:Version"].map { Array($0.utf8) },
+      [
+        "dbus-send", "--session", "--print-reply", "--dest=org.xdgshare.Share", "/org/xdgshare/Share",
+        "org.freedesktop.DBus.Properties.Get", "string:org.xdgshare.Share1", "string:Version",
+      ].map { Array($0.utf8) },
       environment: desktop.environment)
     #expect(String(decoding: send.standardOutput, as: UTF8.self).contains("uint32 1"))
     let script = """
@@ -286,7 +346,8 @@ import Testing
       ["/usr/bin/python3", "-c", script].map { Array($0.utf8) }, environment: desktop.environment)
     #expect(
       String(decoding: python.standardOutput, as: UTF8.self)
-        == "com.example.echo\norg.xdgshare.Share1.Error.NoSuchService\n", "\(String(decoding: python.standardError, as: UTF8.self))")
+        == "com.example.echo\norg.xdgshare.Share1.Error.NoSuchService\n",
+      "\(String(decoding: python.standardError, as: UTF8.self))")
   }
 
   @Test func introspectionIsTheInterfaceFile() throws {
@@ -294,10 +355,12 @@ import Testing
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let client = try BusConnection.connect(address: bus.address)
     let message = DBusMessage.methodCall(
-      destination: "org.xdgshare.Share", path: "/org/xdgshare/Share", interface: "org.freedesktop.DBus.Introspectable",
+      destination: "org.xdgshare.Share", path: "/org/xdgshare/Share",
+      interface: "org.freedesktop.DBus.Introspectable",
       member: "Introspect")
     let xml = try client.call(message).arguments().first?.stringValue
-    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../data/org.xdgshare.Share1.xml")
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+      "../../data/org.xdgshare.Share1.xml")
     #expect(xml == (try String(contentsOf: file, encoding: .utf8)))
   }
 }

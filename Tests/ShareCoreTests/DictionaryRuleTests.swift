@@ -15,7 +15,8 @@ typealias Attachment = ShareCore.Attachment
   static let png = file("public.png", "image/png")
   static let movie = file("public.mpeg-4", "video/mp4")
   static let pdf = file("com.adobe.pdf", "application/pdf")
-  static let link = Attachment(item: .webURL("https://example.org/"), typeIdentifiers: TypeSystem.webURLIdentifiers)
+  static let link = Attachment(
+    item: .webURL("https://example.org/"), typeIdentifiers: TypeSystem.webURLIdentifiers)
   static let text = Attachment(item: .text("hi"), typeIdentifiers: TypeSystem.textIdentifiers)
 
   static func accepts(_ rule: DictionaryRule, _ attachments: [Attachment]) -> Bool {
@@ -59,7 +60,9 @@ typealias Attachment = ShareCore.Attachment
   @Test func moviesCountAgainstMovieMaximum() {
     let rule = DictionaryRule(maxMovies: 1)
     let movie = Self.movie
-    let selection = { (a: [Attachment]) in rule.accepts(ActivationSelection(attachments: a, types: Self.movieTypes)) }
+    let selection = { (a: [Attachment]) in
+      rule.accepts(ActivationSelection(attachments: a, types: Self.movieTypes))
+    }
     #expect(selection([movie]))
     #expect(!selection([movie, movie]))
     #expect(!selection([Self.png]))
@@ -73,7 +76,9 @@ typealias Attachment = ShareCore.Attachment
   }
 
   @Test func strictRejectsUndeclaredAttachments() {
-    for rule in [DictionaryRule(maxImages: 1), DictionaryRule(maxImages: 1, version: 2, usesStrictMatching: true)] {
+    for rule in [
+      DictionaryRule(maxImages: 1), DictionaryRule(maxImages: 1, version: 2, usesStrictMatching: true),
+    ] {
       #expect(rule.isStrict)
       #expect(!Self.accepts(rule, [Self.png, Self.text]))
     }

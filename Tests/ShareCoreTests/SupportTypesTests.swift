@@ -28,17 +28,19 @@ import Testing
 @Suite struct SearchPathsTests {
   @Test func defaultsFollowTheSpecification() {
     let paths = SearchPaths(environment: ["HOME": "/home/u"])
-    #expect(paths.extensionDirectories == [
-      "/home/u/.local/share/xdg-share/extensions", "/usr/local/share/xdg-share/extensions",
-      "/usr/share/xdg-share/extensions",
-    ])
+    #expect(
+      paths.extensionDirectories == [
+        "/home/u/.local/share/xdg-share/extensions", "/usr/local/share/xdg-share/extensions",
+        "/usr/share/xdg-share/extensions",
+      ])
     #expect(paths.settingsFile == "/home/u/.config/xdg-share/settings.ini")
     #expect(paths.stateHome == "/home/u/.local/state")
   }
 
   @Test func relativeValuesAreIgnored() {
     let paths = SearchPaths(environment: [
-      "HOME": "/h", "XDG_DATA_HOME": "relative", "XDG_DATA_DIRS": "rel:/opt/share/:", "XDG_CONFIG_HOME": "/c/",
+      "HOME": "/h", "XDG_DATA_HOME": "relative", "XDG_DATA_DIRS": "rel:/opt/share/:",
+      "XDG_CONFIG_HOME": "/c/",
     ])
     #expect(paths.dataHome == "/h/.local/share")
     #expect(paths.dataDirectories == ["/opt/share"])
@@ -59,13 +61,18 @@ import Testing
 
 @Suite struct LocalizationTests {
   @Test func gettextOrder() {
-    #expect(Localization.preferredLanguages(environment: ["LANG": "de_CH.UTF-8"]) == ["de_CH", "de-CH", "de", "German"])
+    #expect(
+      Localization.preferredLanguages(environment: ["LANG": "de_CH.UTF-8"]) == [
+        "de_CH", "de-CH", "de", "German",
+      ])
     #expect(
       Localization.preferredLanguages(environment: ["LANG": "en_US.UTF-8", "LANGUAGE": "pt_BR:fr"]) == [
         "pt_BR", "pt-BR", "pt", "fr", "French",
       ])
     #expect(Localization.preferredLanguages(environment: ["LANG": "C", "LANGUAGE": "de"]) == [])
-    #expect(Localization.preferredLanguages(environment: ["LC_ALL": "fr_FR", "LC_MESSAGES": "de_DE"]).first == "fr_FR")
+    #expect(
+      Localization.preferredLanguages(environment: ["LC_ALL": "fr_FR", "LC_MESSAGES": "de_DE"]).first
+        == "fr_FR")
     #expect(Localization.preferredLanguages(environment: ["LC_MESSAGES": "zh_TW.UTF-8"]).first == "zh-Hant")
     #expect(Localization.preferredLanguages(environment: [:]) == [])
   }

@@ -47,7 +47,11 @@ public final class PrivateBus: Sendable {
 
   /// Stops the bus daemon; later calls do nothing.
   public func stop() {
-    guard !stopped.withLock({ stopped in defer { stopped = true }; return stopped }) else { return }
+    guard
+      !stopped.withLock({ stopped in
+        defer { stopped = true }; return stopped
+      })
+    else { return }
     process.signal(Signal.terminate)
     _ = process.wait()
   }

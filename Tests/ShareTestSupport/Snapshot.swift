@@ -4,9 +4,11 @@ import Testing
 /// Golden files: `Tests/<Target>/Snapshots/<name>.txt`, re-recorded when `RECORD_SNAPSHOTS=1`.
 public enum Snapshot {
   public static func assertMatches(
-    _ actual: String, named name: String, filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation
+    _ actual: String, named name: String, filePath: String = #filePath,
+    sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
-    let folder = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
+    let folder = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent(
+      "Snapshots")
     let file = folder.appendingPathComponent(name + ".txt")
     if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -19,7 +19,8 @@ public final class TemporaryDesktop: Sendable {
       try FileManager.default.createDirectory(atPath: "\(root)/\(folder)", withIntermediateDirectories: true)
     }
     try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: "\(root)/runtime")
-    try FileManager.default.createSymbolicLink(atPath: "\(root)/system/mime", withDestinationPath: "/usr/share/mime")
+    try FileManager.default.createSymbolicLink(
+      atPath: "\(root)/system/mime", withDestinationPath: "/usr/share/mime")
   }
 
   deinit {
@@ -42,7 +43,8 @@ public final class TemporaryDesktop: Sendable {
       "LANG": "C.UTF-8",
     ]
     // The desktop's own bus once started; never the developer's session bus.
-    environment["DBUS_SESSION_BUS_ADDRESS"] = bus.withLock { $0?.address } ?? "unix:path=\(root)/runtime/no-bus"
+    environment["DBUS_SESSION_BUS_ADDRESS"] =
+      bus.withLock { $0?.address } ?? "unix:path=\(root)/runtime/no-bus"
     return environment
   }
 

@@ -39,7 +39,8 @@ public enum Tool {
 
   /// Runs `xdg-share` with string arguments on `desktop`.
   public static func run(
-    _ arguments: [String], on desktop: TemporaryDesktop, input: String = "", environment: [String: String] = [:]
+    _ arguments: [String], on desktop: TemporaryDesktop, input: String = "",
+    environment: [String: String] = [:]
   ) throws -> Result {
     try run(arguments.map { Array($0.utf8) }, on: desktop, input: Array(input.utf8), environment: environment)
   }

@@ -4,7 +4,8 @@ import ShareDaemon
 enum DaemonCommand {
   static func run(idleTimeout: Double?, context: ToolContext) -> ExitCode {
     let timeout =
-      idleTimeout ?? context.environment["XDG_SHARE_IDLE_TIMEOUT"].flatMap(Double.init) ?? Usage.defaultIdleTimeout
+      idleTimeout ?? context.environment["XDG_SHARE_IDLE_TIMEOUT"].flatMap(Double.init)
+      ?? Usage.defaultIdleTimeout
     let daemon: ShareDaemon
     do {
       daemon = try ShareDaemon(configuration: .init(environment: context.environment, idleTimeout: timeout))

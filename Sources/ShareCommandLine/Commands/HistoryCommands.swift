@@ -38,7 +38,9 @@ enum HistoryCommands {
       return .failure
     }
     guard record.isRetryable else {
-      context.output.error("request \(record.id) \(record.status == .completed ? "completed" : "is still running"); nothing to retry")
+      context.output.error(
+        "request \(record.id) \(record.status == .completed ? "completed" : "is still running"); nothing to retry"
+      )
       return .failure
     }
     let items = record.items.compactMap(\.shareItem)
@@ -50,7 +52,8 @@ enum HistoryCommands {
 
   static func groupPath(_ name: String, context: ToolContext) -> ExitCode {
     guard let group = ApplicationGroup(name) else {
-      context.output.error("'\(name)' is no App Group name; expected group.<reverse-DNS name>, e.g. group.ch.example.hoi")
+      context.output.error(
+        "'\(name)' is no App Group name; expected group.<reverse-DNS name>, e.g. group.ch.example.hoi")
       return .usage
     }
     let path = group.containerPath(environment: context.environment)
@@ -67,7 +70,8 @@ enum HistoryCommands {
 
   private static func describe(_ item: RecordedItem) -> String {
     switch item {
-    case .file(let url): FilePath(fileURL: url).map { String(decoding: $0.lastComponent, as: UTF8.self) } ?? url
+    case .file(let url):
+      FilePath(fileURL: url).map { String(decoding: $0.lastComponent, as: UTF8.self) } ?? url
     case .webURL(let url): url
     case .text(let text): Diagnostics.quoted(String(text.prefix(40)))
     }

@@ -30,7 +30,8 @@ enum InstallCommands {
       try replace(destination, with: staging)
     } catch {
       try? files.removeItem(atPath: staging)
-      context.output.error("cannot install \(service.id) into \(destinationFolder): \(error.localizedDescription)")
+      context.output.error(
+        "cannot install \(service.id) into \(destinationFolder): \(error.localizedDescription)")
       return .failure
     }
     context.output.line("Installed \(service.name) (\(service.id)) in \(destination)")

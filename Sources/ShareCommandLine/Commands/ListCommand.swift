@@ -10,15 +10,19 @@ enum ListCommand {
     if options.selection.isEmpty {
       services = catalog.offered
     } else {
-      guard let attachments = context.attachments(for: options.selection, catalog: catalog) else { return .failure }
-      services = catalog.services(accepting: ActivationSelection(attachments: attachments, types: catalog.types))
+      guard let attachments = context.attachments(for: options.selection, catalog: catalog) else {
+        return .failure
+      }
+      services = catalog.services(
+        accepting: ActivationSelection(attachments: attachments, types: catalog.types))
     }
     if options.json {
       context.output.line(JSON.encode(services.map(ServiceSummary.init)))
     } else {
       let width = services.map(\.id.count).max() ?? 0
       for service in services {
-        context.output.line(service.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + service.name)
+        context.output.line(
+          service.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + service.name)
       }
     }
     return .success

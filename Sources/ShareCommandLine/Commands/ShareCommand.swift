@@ -16,8 +16,11 @@ enum ShareCommand {
     if let chosen = options.service {
       serviceID = chosen
     } else {
-      guard let attachments = context.attachments(for: options.selection, catalog: catalog) else { return .failure }
-      let candidates = catalog.services(accepting: ActivationSelection(attachments: attachments, types: catalog.types))
+      guard let attachments = context.attachments(for: options.selection, catalog: catalog) else {
+        return .failure
+      }
+      let candidates = catalog.services(
+        accepting: ActivationSelection(attachments: attachments, types: catalog.types))
       guard !candidates.isEmpty else {
         reporter.noServiceAccepts(items: items)
         return .notAccepted
@@ -28,13 +31,15 @@ enum ShareCommand {
       }
     }
     return perform(
-      serviceID: serviceID, items: items, registry: catalog.registry, types: catalog.types, reporter: reporter,
+      serviceID: serviceID, items: items, registry: catalog.registry, types: catalog.types,
+      reporter: reporter,
       context: context)
   }
 
   /// Runs one share to its end; shared with `retry`.
   static func perform(
-    serviceID: String, items: [ShareItem], registry: ServiceRegistry, types: TypeSystem, reporter: OutcomeReporter,
+    serviceID: String, items: [ShareItem], registry: ServiceRegistry, types: TypeSystem,
+    reporter: OutcomeReporter,
     context: ToolContext
   ) -> ExitCode {
     let session: ShareSession
@@ -74,7 +79,9 @@ struct TerminalPicker: ServicePicker {
       guard let answer = readLine()?.trimmingCharacters(in: .whitespaces), !answer.isEmpty else {
         return .declined
       }
-      if let number = Int(answer), services.indices.contains(number - 1) { return .chosen(services[number - 1]) }
+      if let number = Int(answer), services.indices.contains(number - 1) {
+        return .chosen(services[number - 1])
+      }
       if let service = services.first(where: { $0.id == answer }) { return .chosen(service) }
     }
   }

@@ -13,7 +13,8 @@ public enum Parser {
     case "--help", "-h", "help":
       if let topic = rest.first.map({ String(decoding: $0, as: UTF8.self) }) {
         guard let name = CommandName(rawValue: topic) else {
-          throw .unknownCommand(topic, suggestion: Suggestion.nearest(to: topic, in: CommandName.allCases.map(\.rawValue)))
+          throw .unknownCommand(
+            topic, suggestion: Suggestion.nearest(to: topic, in: CommandName.allCases.map(\.rawValue)))
         }
         return .help(name)
       }
@@ -58,13 +59,15 @@ public enum Parser {
       while let argument = try cursor.next() {
         guard case .option("--idle-timeout", let inline) = argument else {
           if case .option(let option, _) = argument {
-            throw .unknownOption(option, command: .daemon, suggestion: Suggestion.nearest(to: option, in: ["--idle-timeout"]))
+            throw .unknownOption(
+              option, command: .daemon, suggestion: Suggestion.nearest(to: option, in: ["--idle-timeout"]))
           }
           throw .unexpectedArgument(describe(argument), command: .daemon)
         }
         let text = String(decoding: try cursor.value(for: "--idle-timeout", inline: inline), as: UTF8.self)
         guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
-          throw .invalidValue(option: "--idle-timeout", value: text, expected: "a number of seconds (0: never)")
+          throw .invalidValue(
+            option: "--idle-timeout", value: text, expected: "a number of seconds (0: never)")
         }
         idleTimeout = seconds
       }
@@ -74,7 +77,8 @@ public enum Parser {
       while let argument = try cursor.next() {
         guard case .option("--system", let inline) = argument else {
           if case .option(let option, _) = argument {
-            throw .unknownOption(option, command: name, suggestion: Suggestion.nearest(to: option, in: ["--system"]))
+            throw .unknownOption(
+              option, command: name, suggestion: Suggestion.nearest(to: option, in: ["--system"]))
           }
           throw .unexpectedArgument(describe(argument), command: name)
         }
@@ -98,12 +102,15 @@ public enum Parser {
         options.selection.items.append(
           try SelectionOption(rawValue: option)!.item(try cursor.value(for: option, inline: value)))
       case .option(let option, _):
-        throw .unknownOption(option, command: .share, suggestion: Suggestion.nearest(to: option, in: ShareOption.names))
+        throw .unknownOption(
+          option, command: .share, suggestion: Suggestion.nearest(to: option, in: ShareOption.names))
       case .positional(let bytes):
         options.selection.items.append(.file(FilePath(bytes: bytes)))
       }
     }
-    guard !options.selection.isEmpty else { throw .missingArgument("something to share (FILE, --text or --url)", command: .share) }
+    guard !options.selection.isEmpty else {
+      throw .missingArgument("something to share (FILE, --text or --url)", command: .share)
+    }
     return options
   }
 
@@ -132,7 +139,8 @@ public enum Parser {
         try cursor.refuseValue(inline, of: "--json")
         json = true
       case .option(let option, _):
-        throw .unknownOption(option, command: cursor.command, suggestion: Suggestion.nearest(to: option, in: ["--json"]))
+        throw .unknownOption(
+          option, command: cursor.command, suggestion: Suggestion.nearest(to: option, in: ["--json"]))
       case .positional(let bytes) where positional != nil && value == nil:
         value = String(decoding: bytes, as: UTF8.self)
       case .positional(let bytes):
@@ -162,7 +170,8 @@ public enum Parser {
           try SelectionOption(rawValue: option)!.item(try cursor.value(for: option, inline: value)))
       case .option(let option, _):
         throw .unknownOption(
-          option, command: .list, suggestion: Suggestion.nearest(to: option, in: ["--json"] + SelectionOption.names))
+          option, command: .list,
+          suggestion: Suggestion.nearest(to: option, in: ["--json"] + SelectionOption.names))
       case .positional(let bytes):
         options.selection.items.append(.file(FilePath(bytes: bytes)))
       }
@@ -209,7 +218,8 @@ enum SelectionOption: String {
     case .url:
       if let path = FilePath(fileURL: string) { return .file(path) }
       guard Self.isAbsoluteURL(string) else {
-        throw .invalidValue(option: rawValue, value: string, expected: "an absolute URL such as https://example.org/")
+        throw .invalidValue(
+          option: rawValue, value: string, expected: "an absolute URL such as https://example.org/")
       }
       return .webURL(string)
     }
@@ -262,7 +272,8 @@ struct ArgumentCursor {
     }
     guard argument.first == UInt8(ascii: "-"), argument.count > 1 else { return .positional(argument) }
     if let equals = argument.firstIndex(of: UInt8(ascii: "=")), argument.starts(with: "--".utf8) {
-      return .option(String(decoding: argument[..<equals], as: UTF8.self), inlineValue: Array(argument[(equals + 1)...]))
+      return .option(
+        String(decoding: argument[..<equals], as: UTF8.self), inlineValue: Array(argument[(equals + 1)...]))
     }
     return .option(String(decoding: argument, as: UTF8.self), inlineValue: nil)
   }

@@ -52,11 +52,13 @@ final class OutcomeReporter {
     bar?.clear()
     let code = Wording.exitCode(for: outcome)
     if json {
-      output.line(JSON.encode(OutcomeSummary(requestId: session.id, serviceId: session.service.id, outcome: outcome)))
+      output.line(
+        JSON.encode(OutcomeSummary(requestId: session.id, serviceId: session.service.id, outcome: outcome)))
     } else if case .completed(let items) = outcome {
       for line in Wording.lines(for: items) { output.line(line) }
     }
-    if case .completed = outcome {} else {
+    if case .completed = outcome {
+    } else {
       output.error(Wording.describe(outcome, service: serviceName))
     }
     notify(Wording.notification(for: outcome, service: serviceName), critical: code != .success)
@@ -132,7 +134,8 @@ final class ProgressBar {
     var line: String
     if let fraction {
       let filled = Int((fraction * Double(width)).rounded(.down))
-      line = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
+      line =
+        "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
       line += String(format: "%3d%%", Int(fraction * 100))
     } else {
       line = "[" + String(repeating: ".", count: width) + "]     "

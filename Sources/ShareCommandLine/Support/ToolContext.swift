@@ -1,8 +1,8 @@
 import Foundation
 import ShareCore
 import ShareDaemon
-import ShareHost
 import ShareGLib
+import ShareHost
 import SharePOSIX
 
 /// What every command works with: the environment, where things are, and how to speak.
@@ -50,7 +50,8 @@ struct ToolContext {
   /// makes the result `nil`.
   func attachments(for selection: SelectionArguments, catalog: ServiceCatalog) -> [Attachment]? {
     let items = resolve(selection)
-    let (attachments, problems) = catalog.attachments(for: items.map { RequestedItem($0) }, inspector: GIOFileInspector())
+    let (attachments, problems) = catalog.attachments(
+      for: items.map { RequestedItem($0) }, inspector: GIOFileInspector())
     for problem in problems {
       output.error(Wording.describe(problem) + commandHint(for: problem, in: selection))
     }
@@ -69,4 +70,3 @@ extension ToolContext {
     return " (did you mean the command '\(command)'?)"
   }
 }
-

@@ -21,7 +21,9 @@ enum Wording {
   static func sharingWith(_ service: String) -> String { "Sharing with \(service)" }
 
   static func noServiceAccepts(count: Int) -> String {
-    count == 1 ? "no installed service accepts this item" : "no installed service accepts these \(count) items together"
+    count == 1
+      ? "no installed service accepts this item"
+      : "no installed service accepts these \(count) items together"
   }
 
   static func exitCode(for outcome: ShareOutcome) -> ExitCode {
@@ -50,7 +52,8 @@ enum Wording {
     switch outcome {
     case .completed: "shared with \(service)"
     case .cancelled(ShareOutcome.userCancelledCode, _): "cancelled"
-    case .cancelled(_, let message): message.isEmpty ? "\(service) cancelled" : "\(service) cancelled: \(message)"
+    case .cancelled(_, let message):
+      message.isEmpty ? "\(service) cancelled" : "\(service) cancelled: \(message)"
     case .failed(let failure): "\(service) failed: " + describe(failure)
     case .timedOut(let seconds): "\(service) took longer than \(format(seconds)) seconds and was stopped"
     }
@@ -81,7 +84,9 @@ enum Wording {
     switch refusal {
     case .noSuchService(let id):
       let suggestion = Suggestion.nearest(to: id, in: registry.services.map(\.id))
-      return ("no share service '\(id)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), .noSuchService)
+      return (
+        "no share service '\(id)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), .noSuchService
+      )
     case .notAccepted(let service, let rejection):
       return ("\(service.name) does not accept this: \(describe(rejection))", .notAccepted)
     case .unreadableFiles(let problems):
@@ -94,8 +99,10 @@ enum Wording {
   static func describe(_ rejection: RuleRejection) -> String {
     switch rejection {
     case .empty: "there is nothing to share"
-    case .tooManyAttachments(let maximum, let found): "it takes at most \(count(maximum, "item")), not \(found)"
-    case .tooFewAttachments(let minimum, let found): "it needs at least \(count(minimum, "item")), not \(found)"
+    case .tooManyAttachments(let maximum, let found):
+      "it takes at most \(count(maximum, "item")), not \(found)"
+    case .tooFewAttachments(let minimum, let found):
+      "it needs at least \(count(minimum, "item")), not \(found)"
     case .tooMany(let category, let maximum, let found):
       "it takes at most \(count(maximum, noun(category))), not \(found)"
     case .unsupported(let category): "it does not take \(noun(category, plural: true))"

@@ -20,7 +20,8 @@ public struct BundleLoader: Sendable {
   public func load(bundleAt path: String) -> Outcome {
     var reader = ManifestReader(bundlePath: path)
     let service = reader.read(languages: languages)
-    return Outcome(service: reader.problems.contains { $0.severity == .error } ? nil : service, problems: reader.problems)
+    return Outcome(
+      service: reader.problems.contains { $0.severity == .error } ? nil : service, problems: reader.problems)
   }
 }
 
@@ -37,7 +38,9 @@ private struct ManifestReader {
     self.plistPath = trimmed + "/Info.plist"
   }
 
-  mutating func report(_ key: String?, _ kind: BundleProblem.Kind, _ severity: BundleProblem.Severity = .error) {
+  mutating func report(
+    _ key: String?, _ kind: BundleProblem.Kind, _ severity: BundleProblem.Severity = .error
+  ) {
     problems.append(BundleProblem(file: plistPath, key: key, kind: kind, severity: severity))
   }
 
@@ -81,7 +84,8 @@ private struct ManifestReader {
     let rule = activationRule(in: root)
     let description = strings[InfoPlistKey.description] ?? string(root, InfoPlistKey.description)
     let requirements = Requirements(
-      programs: stringArray(root, InfoPlistKey.requiredPrograms, expected: .programName, valid: Self.isProgramName),
+      programs: stringArray(
+        root, InfoPlistKey.requiredPrograms, expected: .programName, valid: Self.isProgramName),
       busNames: stringArray(root, InfoPlistKey.requiredBusNames, expected: .busName, valid: Self.isBusName))
     let groups = stringArray(root, InfoPlistKey.applicationGroups, expected: .string, valid: Self.isGroupName)
     let timeout = positiveNumber(root, InfoPlistKey.timeout)
@@ -91,7 +95,8 @@ private struct ManifestReader {
 
     guard let id, let executable, let rule else { return nil }
     return ShareService(
-      id: id, name: name, icon: icon, description: description, version: string(root, InfoPlistKey.shortVersion),
+      id: id, name: name, icon: icon, description: description,
+      version: string(root, InfoPlistKey.shortVersion),
       bundlePath: bundlePath, executablePath: executable, rule: rule, requirements: requirements,
       timeout: timeout, applicationGroups: groups)
   }
@@ -113,7 +118,8 @@ private struct ManifestReader {
   mutating func executablePath(in root: [String: PropertyListValue]) -> String? {
     guard let name = requiredString(root, InfoPlistKey.executable) else { return nil }
     guard Self.isRelativeInside(name) else {
-      report(InfoPlistKey.executable, .unexpectedValue(expected: .executableFileInBundle, found: .string(name)))
+      report(
+        InfoPlistKey.executable, .unexpectedValue(expected: .executableFileInBundle, found: .string(name)))
       return nil
     }
     let path = bundlePath + "/" + name
@@ -148,16 +154,20 @@ private struct ManifestReader {
     switch nsExtension[InfoPlistKey.extensionPoint] {
     case .string(InfoPlistKey.shareServicesExtensionPoint): break
     case nil:
-      report(InfoPlistKey.extensionPoint, .missingKey(expected: .value(InfoPlistKey.shareServicesExtensionPoint)))
+      report(
+        InfoPlistKey.extensionPoint, .missingKey(expected: .value(InfoPlistKey.shareServicesExtensionPoint)))
     case let other?:
-      report(InfoPlistKey.extensionPoint, .unexpectedValue(expected: .value(InfoPlistKey.shareServicesExtensionPoint), found: other))
+      report(
+        InfoPlistKey.extensionPoint,
+        .unexpectedValue(expected: .value(InfoPlistKey.shareServicesExtensionPoint), found: other))
     }
     guard let attributesValue = nsExtension[InfoPlistKey.extensionAttributes] else {
       report(InfoPlistKey.extensionAttributes, .missingKey(expected: .dictionary))
       return nil
     }
     guard let attributes = attributesValue.dictionaryValue else {
-      report(InfoPlistKey.extensionAttributes, .unexpectedValue(expected: .dictionary, found: attributesValue))
+      report(
+        InfoPlistKey.extensionAttributes, .unexpectedValue(expected: .dictionary, found: attributesValue))
       return nil
     }
     switch attributes[InfoPlistKey.activationRule] {
@@ -174,7 +184,8 @@ private struct ManifestReader {
     case .dictionary(let dictionary)?:
       return dictionaryRule(dictionary)
     case let other?:
-      report(InfoPlistKey.activationRule, .unexpectedValue(expected: .ruleDictionaryOrPredicate, found: other))
+      report(
+        InfoPlistKey.activationRule, .unexpectedValue(expected: .ruleDictionaryOrPredicate, found: other))
       return nil
     }
   }
@@ -219,7 +230,8 @@ private struct ManifestReader {
     switch dictionary[key] {
     case nil: return nil
     case .integer(let value)? where value >= 0: return value
-    case .string(let text)? where !text.isEmpty && text.allSatisfy(\.isASCII) && Int(text).map({ $0 >= 0 }) == true:
+    case .string(let text)?
+    where !text.isEmpty && text.allSatisfy(\.isASCII) && Int(text).map({ $0 >= 0 }) == true:
       return Int(text)
     case let other?:
       report(key, .unexpectedValue(expected: .nonNegativeInteger, found: other))

@@ -26,7 +26,8 @@ public enum PropertyListValue: Sendable, Hashable {
     case let dictionary as [AnyHashable: Any]:
       self = .dictionary(
         Dictionary(
-          dictionary.map { ("\($0.key)", PropertyListValue($0.value)) }, uniquingKeysWith: { first, _ in first }))
+          dictionary.map { ("\($0.key)", PropertyListValue($0.value)) },
+          uniquingKeysWith: { first, _ in first }))
     default: self = .string("\(value)")
     }
   }

@@ -73,7 +73,8 @@ public enum Diagnostics {
       case "\\": out += "\\\\"
       case "\n": out += "\\n"
       case "\t": out += "\\t"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\u{\(String(scalar.value, radix: 16))}"
+      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+        out += "\\u{\(String(scalar.value, radix: 16))}"
       default: out.unicodeScalars.append(scalar)
       }
     }

@@ -17,7 +17,8 @@ public enum Suggestion {
     for i in 1...a.count {
       current[0] = i
       for j in stride(from: 1, through: b.count, by: 1) {
-        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        current[j] = min(
+          previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
       }
       swap(&previous, &current)
     }

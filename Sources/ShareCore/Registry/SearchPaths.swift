@@ -13,7 +13,9 @@ public struct SearchPaths: Sendable, Equatable {
       environment[name].flatMap { $0.hasPrefix("/") ? Self.trimmed($0) : nil }
     }
     func list(_ name: String, default fallback: [String]) -> [String] {
-      let entries = (environment[name] ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+      let entries = (environment[name] ?? "").split(separator: ":").map(String.init).filter {
+        $0.hasPrefix("/")
+      }
       return entries.isEmpty ? fallback : entries.map(Self.trimmed)
     }
     home = absolute("HOME") ?? "/"

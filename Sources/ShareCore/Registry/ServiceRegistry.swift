@@ -32,7 +32,8 @@ public struct ServiceRegistry: Sendable {
         if let first = owner[service.id] {
           problems.append(
             BundleProblem(
-              file: service.bundlePath, key: InfoPlistKey.identifier, kind: .shadowed(by: first), severity: .warning))
+              file: service.bundlePath, key: InfoPlistKey.identifier, kind: .shadowed(by: first),
+              severity: .warning))
           continue
         }
         owner[service.id] = service.bundlePath

@@ -74,8 +74,12 @@ public struct DictionaryRule: Sendable, Equatable {
   public func rejection(of selection: ActivationSelection) -> RuleRejection? {
     let total = selection.attachmentCount
     guard total > 0 else { return .empty }
-    if let maxAttachments, total > maxAttachments { return .tooManyAttachments(maximum: maxAttachments, found: total) }
-    if let minAttachments, total < minAttachments { return .tooFewAttachments(minimum: minAttachments, found: total) }
+    if let maxAttachments, total > maxAttachments {
+      return .tooManyAttachments(maximum: maxAttachments, found: total)
+    }
+    if let minAttachments, total < minAttachments {
+      return .tooFewAttachments(minimum: minAttachments, found: total)
+    }
 
     let limits = self.limits
     var used: [Category: Int] = [:]

@@ -38,7 +38,9 @@ public struct MIMEHierarchy: Sendable {
     let type = canonical(mimeType)
     var result: [String] = []
     if type.hasPrefix("text/"), type != "text/plain" { result.append("text/plain") }
-    if !type.hasPrefix("inode/"), type != "application/octet-stream" { result.append("application/octet-stream") }
+    if !type.hasPrefix("inode/"), type != "application/octet-stream" {
+      result.append("application/octet-stream")
+    }
     return result
   }
 

@@ -67,7 +67,9 @@ public struct TypeSystem: Sendable {
         if let slash = next.firstIndex(of: "/") { pending.append(next[..<slash] + "/*") }
         pending.append(contentsOf: mime.declaredParents(of: next))
         if let uti = table.identifier(forMIMEType: next) { pending.append(uti) }
-        if let family = Self.mediaFamilies[String(next.prefix(while: { $0 != "/" }))] { pending.append(family) }
+        if let family = Self.mediaFamilies[String(next.prefix(while: { $0 != "/" }))] {
+          pending.append(family)
+        }
       } else if let entry = table.entry(next) {
         pending.append(contentsOf: entry.conformsTo)
       }
@@ -120,7 +122,8 @@ public struct TypeSystem: Sendable {
         do {
           var facts = try inspector.inspect(path)
           if let given = requested.mimeType { facts.contentType = mime.canonical(given) }
-          attachments.append(Attachment(item: requested.item, typeIdentifiers: identifiers(facts.contentType), file: facts))
+          attachments.append(
+            Attachment(item: requested.item, typeIdentifiers: identifiers(facts.contentType), file: facts))
         } catch {
           problems.append(error)
         }

@@ -30,8 +30,12 @@ public final class BusConnection {
 
   /// Connects to the bus at `address` and registers with it.
   public static func connect(address: String) throws(DBusFailure) -> BusConnection {
-    guard let raw = try withDBusError({ error in address.withCString { dbus_connection_open_private($0, error) } })
-    else { throw DBusFailure(name: "org.freedesktop.DBus.Error.Failed", message: "cannot connect to \(address)") }
+    guard
+      let raw = try withDBusError({ error in address.withCString { dbus_connection_open_private($0, error) } }
+      )
+    else {
+      throw DBusFailure(name: "org.freedesktop.DBus.Error.Failed", message: "cannot connect to \(address)")
+    }
     let connection = BusConnection(raw: raw)
     _ = try withDBusError { dbus_bus_register(raw, $0) }
     return connection

@@ -16,7 +16,8 @@ public enum BusNames {
     }
     let activatable = Set(activatableNames(on: connection))
     for name in names {
-      let owned = (try? withDBusError { error in name.withCString { dbus_bus_name_has_owner(connection, $0, error) } })
+      let owned =
+        (try? withDBusError { error in name.withCString { dbus_bus_name_has_owner(connection, $0, error) } })
       result[name] = owned.map { $0 != 0 } == true || activatable.contains(name)
     }
     return result
@@ -29,7 +30,9 @@ public enum BusNames {
         "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListActivatableNames")
     else { return [] }
     defer { dbus_message_unref(call) }
-    guard let reply = try? withDBusError({ dbus_connection_send_with_reply_and_block(connection, call, 2000, $0) })
+    guard
+      let reply = try? withDBusError({ dbus_connection_send_with_reply_and_block(connection, call, 2000, $0) }
+      )
     else { return [] }
     defer { dbus_message_unref(reply) }
     var iterator = DBusMessageIter()

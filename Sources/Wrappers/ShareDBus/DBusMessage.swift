@@ -35,7 +35,8 @@ public final class DBusMessage: @unchecked Sendable {
   /// A signal from `path`.
   public static func signal(path: String, interface: String, member: String) -> DBusMessage {
     let raw = path.withCString { path in
-      interface.withCString { interface in member.withCString { dbus_message_new_signal(path, interface, $0) } }
+      interface.withCString { interface in member.withCString { dbus_message_new_signal(path, interface, $0) }
+      }
     }
     return DBusMessage(taking: raw!)
   }
@@ -49,7 +50,8 @@ public final class DBusMessage: @unchecked Sendable {
 
   /// An error reply to this call.
   public func errorReply(name: String, message text: String) -> DBusMessage {
-    DBusMessage(taking: name.withCString { name in text.withCString { dbus_message_new_error(raw, name, $0) } }!)
+    DBusMessage(
+      taking: name.withCString { name in text.withCString { dbus_message_new_error(raw, name, $0) } }!)
   }
 
   public var kind: Kind {
@@ -100,7 +102,8 @@ public final class DBusMessage: @unchecked Sendable {
   /// The error a reply carries, when it is an error.
   public func failure() -> DBusFailure? {
     guard kind == .error else { return nil }
-    return DBusFailure(name: errorName ?? "org.freedesktop.DBus.Error.Failed", message: arguments().first?.stringValue ?? "")
+    return DBusFailure(
+      name: errorName ?? "org.freedesktop.DBus.Error.Failed", message: arguments().first?.stringValue ?? "")
   }
 
   // MARK: Encoding
@@ -200,10 +203,11 @@ public final class DBusMessage: @unchecked Sendable {
       }
       return .structure(fields)
     case CDBUS_TYPE_ARRAY:
-      let elementSignature = dbus_message_iter_get_signature(&iterator).map { pointer -> String in
-        defer { dbus_free(pointer) }
-        return String(String(cString: pointer).dropFirst())
-      } ?? ""
+      let elementSignature =
+        dbus_message_iter_get_signature(&iterator).map { pointer -> String in
+          defer { dbus_free(pointer) }
+          return String(String(cString: pointer).dropFirst())
+        } ?? ""
       var child = DBusMessageIter()
       dbus_message_iter_recurse(&iterator, &child)
       if elementSignature == "y" {

@@ -61,7 +61,9 @@ public indirect enum DBusValue: Equatable, Sendable {
       entries: entries.map { DictionaryEntry(.string($0.0), .variant($0.1)) })
   }
 
-  private static func dictionary(keySignature: String, valueSignature: String, entries: [DictionaryEntry]) -> DBusValue {
+  private static func dictionary(keySignature: String, valueSignature: String, entries: [DictionaryEntry])
+    -> DBusValue
+  {
     .dictionary(keySignature: keySignature, valueSignature: valueSignature, entries)
   }
 

@@ -34,10 +34,12 @@ public struct DesktopNotifications {
     var hints: [(String, DBusValue)] = [("urgency", .byte(urgency.rawValue))]
     if let progress { hints.append(("value", .int32(Int32(max(0, min(100, progress)))))) }
     message.append([
-      .string(applicationName), .uint32(id), .string(icon), .string(summary), .string(Self.escapeMarkup(body)),
+      .string(applicationName), .uint32(id), .string(icon), .string(summary),
+      .string(Self.escapeMarkup(body)),
       .array(elementSignature: "s", []), .vardict(hints), .int32(timeout),
     ])
-    guard let reply = try? connection.call(message, timeout: 5), case .uint32(let newID)? = reply.arguments().first
+    guard let reply = try? connection.call(message, timeout: 5),
+      case .uint32(let newID)? = reply.arguments().first
     else { return nil }
     return newID
   }

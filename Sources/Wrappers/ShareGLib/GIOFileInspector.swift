@@ -20,13 +20,15 @@ public struct GIOFileInspector: FileInspector {
         let isDirectory = g_file_info_get_file_type(info) == G_FILE_TYPE_DIRECTORY
         let contentType = g_file_info_get_content_type(info).map { String(cString: $0) }
         return FileFacts(
-          contentType: contentType.map(Self.mimeType) ?? (isDirectory ? "inode/directory" : "application/octet-stream"),
+          contentType: contentType.map(Self.mimeType)
+            ?? (isDirectory ? "inode/directory" : "application/octet-stream"),
           size: isDirectory ? 0 : UInt64(max(0, g_file_info_get_size(info))), isDirectory: isDirectory)
       }
     } catch {
       let reason: FileProblem.Reason =
         error.isIOError(G_IO_ERROR_NOT_FOUND)
-        ? .notFound : error.isIOError(G_IO_ERROR_PERMISSION_DENIED) ? .permissionDenied : .other(error.message)
+        ? .notFound
+        : error.isIOError(G_IO_ERROR_PERMISSION_DENIED) ? .permissionDenied : .other(error.message)
       throw FileProblem(path: path, reason: reason)
     }
   }

@@ -18,7 +18,8 @@ public struct GLibError: Error, Hashable, Sendable, CustomStringConvertible {
 /// Runs `body` with a `GError**` and turns a set error into a thrown ``GLibError``.
 ///
 /// The corresponding C pattern is `GError *error = NULL; f(..., &error); if (error) ...`.
-func withGError<T>(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T) throws(GLibError) -> T {
+func withGError<T>(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T) throws(GLibError) -> T
+{
   var error: UnsafeMutablePointer<GError>? = nil
   let result = body(&error)
   if let error {
@@ -41,7 +42,9 @@ func takeString(_ pointer: UnsafeMutablePointer<gchar>?) -> String? {
 /// Calls `body` with a NUL-terminated copy of `bytes`, for C functions that take a file name.
 func withCPath<T, E: Error>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws(E) -> T) throws(E) -> T {
   let result: Result<T, E> = (bytes + [0]).withUnsafeBufferPointer { buffer in
-    buffer.withMemoryRebound(to: CChar.self) { cPath in Result { () throws(E) -> T in try body(cPath.baseAddress!) } }
+    buffer.withMemoryRebound(to: CChar.self) { cPath in
+      Result { () throws(E) -> T in try body(cPath.baseAddress!) }
+    }
   }
   return try result.get()
 }

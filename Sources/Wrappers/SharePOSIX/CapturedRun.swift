@@ -32,7 +32,9 @@ public struct CapturedRun: Sendable {
     let streams = [child.standardOutput!, child.standardError!]
     var open = [true, true]
     while open.contains(true) {
-      var fds = streams.indices.map { pollfd(fd: open[$0] ? streams[$0].rawValue : -1, events: Int16(POLLIN), revents: 0) }
+      var fds = streams.indices.map {
+        pollfd(fd: open[$0] ? streams[$0].rawValue : -1, events: Int16(POLLIN), revents: 0)
+      }
       guard poll(&fds, nfds_t(fds.count), -1) >= 0 else {
         if errno == EINTR { continue }
         throw SystemError(call: "poll", errno: errno)

@@ -61,7 +61,8 @@ public final class ChildProcess: Sendable {
 
     // The child's ends must stay open until posix_spawn returns; the parent's ends are returned.
     var keepUntilSpawned: [FileDescriptor] = []
-    func connect(_ stream: Stream, to target: Int32, childReads: Bool) throws(SystemError) -> FileDescriptor? {
+    func connect(_ stream: Stream, to target: Int32, childReads: Bool) throws(SystemError) -> FileDescriptor?
+    {
       switch stream {
       case .inherit:
         return nil
@@ -107,7 +108,9 @@ public final class ChildProcess: Sendable {
     let program = String(decoding: arguments[0], as: UTF8.self)
     var pid: pid_t = 0
     let status = withCStrings(arguments) { argv in
-      withCStrings(environment.map { Array("\($0.key)=\($0.value)".utf8) }.sorted { $0.lexicographicallyPrecedes($1) }) { envp in
+      withCStrings(
+        environment.map { Array("\($0.key)=\($0.value)".utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+      ) { envp in
         arguments[0].contains(UInt8(ascii: "/"))
           ? posix_spawn(&pid, argv[0]!, &actions, &attributes, argv, envp)
           : Self.spawnSearchingPath(&pid, argv, envp, &actions, &attributes, path: environment["PATH"])

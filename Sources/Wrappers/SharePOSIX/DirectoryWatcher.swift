@@ -6,7 +6,8 @@ public final class DirectoryWatcher {
   private var watched: [Int32: String] = [:]
 
   public init() throws(SystemError) {
-    descriptor = FileDescriptor(raw: try check("inotify_init1") { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) })
+    descriptor = FileDescriptor(
+      raw: try check("inotify_init1") { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) })
   }
 
   /// The descriptor to poll, for an ``EventLoop``.

@@ -27,7 +27,8 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// Calls `body` and turns a `-1` result into a ``SystemError`` carrying `errno`; retries on `EINTR`.
 @discardableResult
-func check<T: BinaryInteger>(_ call: String, subject: String? = nil, _ body: () -> T) throws(SystemError) -> T {
+func check<T: BinaryInteger>(_ call: String, subject: String? = nil, _ body: () -> T) throws(SystemError) -> T
+{
   while true {
     let result = body()
     if result != -1 { return result }
@@ -36,9 +37,12 @@ func check<T: BinaryInteger>(_ call: String, subject: String? = nil, _ body: () 
 }
 
 /// Calls `body` with a NUL-terminated copy of `bytes`.
-func withCString<T, E: Error>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws(E) -> T) throws(E) -> T {
+func withCString<T, E: Error>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws(E) -> T) throws(E) -> T
+{
   let result: Result<T, E> = (bytes + [0]).withUnsafeBufferPointer { buffer in
-    buffer.withMemoryRebound(to: CChar.self) { pointer in Result { () throws(E) -> T in try body(pointer.baseAddress!) } }
+    buffer.withMemoryRebound(to: CChar.self) { pointer in
+      Result { () throws(E) -> T in try body(pointer.baseAddress!) }
+    }
   }
   return try result.get()
 }
