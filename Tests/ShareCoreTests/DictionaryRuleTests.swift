@@ -73,6 +73,15 @@ typealias Attachment = ShareCore.Attachment
     #expect(!Self.accepts(rule, [Self.pdf]))
     #expect(Self.accepts(rule, [Self.pdf, Self.text]))
     #expect(!Self.accepts(rule, [Self.pdf, Self.pdf, Self.text]))
+    #expect(Self.accepts(rule, [Self.png, Self.link]))
+  }
+
+  @Test func attachmentMaximumAcceptsAnyType() {
+    let rule = DictionaryRule(maxAttachments: 3, maxImages: 1)
+    #expect(Self.accepts(rule, [Self.pdf, Self.text, Self.link]))
+    #expect(!Self.accepts(rule, [Self.pdf, Self.text, Self.link, Self.pdf]))
+    #expect(!Self.accepts(rule, [Self.png, Self.png]))
+    #expect(!Self.accepts(DictionaryRule(minAttachments: 1), [Self.pdf]), "a minimum alone declares no type")
   }
 
   @Test func strictRejectsUndeclaredAttachments() {

@@ -16,6 +16,7 @@
 ///   categories are tolerated.
 /// - In both, the total number of attachments must lie within `…AttachmentsWithMinCount` and
 ///   `…AttachmentsWithMaxCount` when given, and an empty selection is never accepted.
+///   `…AttachmentsWithMaxCount` means attachments of any type: with it, no kind is undeclared.
 public struct DictionaryRule: Sendable, Equatable {
   public var maxAttachments: Int?
   public var minAttachments: Int?
@@ -102,6 +103,9 @@ public struct DictionaryRule: Sendable, Equatable {
         return .tooMany(category, maximum: limits[category, default: 0], found: count)
       }
     }
+    // `…AttachmentsWithMaxCount` is Apple's "attachments of any type": with it, every kind is
+    // declared, up to the total.
+    if maxAttachments != nil { undeclared = [:] }
     let undeclaredTotal = undeclared.values.reduce(0, +)
     let firstUndeclared = [Category.file, .image, .movie, .webURL, .text].first { undeclared[$0] != nil }
     if isStrict, let firstUndeclared { return .unsupported(firstUndeclared) }
