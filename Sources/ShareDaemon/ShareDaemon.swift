@@ -441,7 +441,7 @@ public final class ShareDaemon {
       results.append(("message", .string(message)))
     case .failed(let failure):
       code = 2
-      results.append(("message", .string("\(failure)")))
+      results.append(("message", .string(failure.message)))
     case .timedOut(let seconds):
       code = 2
       results.append(("message", .string("timed out after \(seconds) seconds")))

@@ -1,3 +1,4 @@
+import ShareCore
 public import ShareProtocol
 
 /// How a share request ended.
@@ -27,4 +28,18 @@ public enum PluginFailure: Equatable, Sendable {
   case noFinalEvent
   /// A line of its output is not a protocol event.
   case unreadableOutput(line: String, reason: String)
+}
+
+extension PluginFailure {
+  /// What went wrong, for people: "it was killed by SIGSEGV".
+  public var message: String {
+    switch self {
+    case .couldNotStart(let program, let reason): "cannot start \(program): \(reason)"
+    case .exitStatus(let status): "it exited with status \(status) without finishing the request"
+    case .signal(let name): "it was killed by \(name)"
+    case .noFinalEvent: "it exited without saying whether it completed or cancelled"
+    case .unreadableOutput(let line, let reason):
+      "it wrote output that is not a protocol event (\(reason)): \(Diagnostics.quoted(line))"
+    }
+  }
 }

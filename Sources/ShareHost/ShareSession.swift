@@ -85,7 +85,7 @@ public final class ShareSession: Sendable {
       record.message = message
     case .failed(let failure):
       record.status = .failed
-      record.message = "\(failure)"
+      record.message = failure.message
     case .timedOut(let seconds):
       record.status = .timedOut
       record.message = "stopped after \(seconds) seconds"

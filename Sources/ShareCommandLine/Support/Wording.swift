@@ -54,19 +54,8 @@ enum Wording {
     case .cancelled(ShareOutcome.userCancelledCode, _): "cancelled"
     case .cancelled(_, let message):
       message.isEmpty ? "\(service) cancelled" : "\(service) cancelled: \(message)"
-    case .failed(let failure): "\(service) failed: " + describe(failure)
+    case .failed(let failure): "\(service) failed: " + failure.message
     case .timedOut(let seconds): "\(service) took longer than \(format(seconds)) seconds and was stopped"
-    }
-  }
-
-  static func describe(_ failure: PluginFailure) -> String {
-    switch failure {
-    case .couldNotStart(let program, let reason): "cannot start \(program): \(reason)"
-    case .exitStatus(let status): "it exited with status \(status) without finishing the request"
-    case .signal(let name): "it was killed by \(name)"
-    case .noFinalEvent: "it exited without saying whether it completed or cancelled"
-    case .unreadableOutput(let line, let reason):
-      "it wrote output that is not a protocol event (\(reason)): \(Diagnostics.quoted(line))"
     }
   }
 
@@ -75,7 +64,7 @@ enum Wording {
     case .completed(let items):
       ("Shared with \(service)", lines(for: items).joined(separator: "\n"))
     case .cancelled(_, let message): ("\(service) cancelled", message)
-    case .failed(let failure): ("Sharing with \(service) failed", describe(failure))
+    case .failed(let failure): ("Sharing with \(service) failed", failure.message)
     case .timedOut: ("Sharing with \(service) failed", describe(outcome, service: service))
     }
   }
@@ -88,42 +77,12 @@ enum Wording {
         "no share service '\(id)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), .noSuchService
       )
     case .notAccepted(let service, let rejection):
-      return ("\(service.name) does not accept this: \(describe(rejection))", .notAccepted)
+      return ("\(service.name) does not accept this: \(Diagnostics.message(for: rejection))", .notAccepted)
     case .unreadableFiles(let problems):
       return (problems.map(describe).joined(separator: "\nxdg-share: "), .failure)
     case .cannotRecord(let reason):
       return ("cannot record the request, so it was not started: \(reason)", .failure)
     }
-  }
-
-  static func describe(_ rejection: RuleRejection) -> String {
-    switch rejection {
-    case .empty: "there is nothing to share"
-    case .tooManyAttachments(let maximum, let found):
-      "it takes at most \(count(maximum, "item")), not \(found)"
-    case .tooFewAttachments(let minimum, let found):
-      "it needs at least \(count(minimum, "item")), not \(found)"
-    case .tooMany(let category, let maximum, let found):
-      "it takes at most \(count(maximum, noun(category))), not \(found)"
-    case .unsupported(let category): "it does not take \(noun(category, plural: true))"
-    case .predicateFalse: "its activation rule refuses these items"
-    }
-  }
-
-  private static func noun(_ category: DictionaryRule.Category, plural: Bool = false) -> String {
-    let singular =
-      switch category {
-      case .text: "text"
-      case .webURL: "link"
-      case .image: "image"
-      case .movie: "movie"
-      case .file: "file"
-      }
-    return plural && category != .text ? singular + "s" : singular
-  }
-
-  private static func count(_ number: Int, _ noun: String) -> String {
-    number == 1 || noun == "text" ? "\(number) \(noun)" : "\(number) \(noun)s"
   }
 
   private static func format(_ seconds: Double) -> String {

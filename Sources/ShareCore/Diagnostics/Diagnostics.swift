@@ -80,4 +80,35 @@ public enum Diagnostics {
     }
     return out + "\""
   }
+
+  /// Why a rule refuses a selection, e.g. "it takes at most 1 image, not 2".
+  public static func message(for rejection: RuleRejection) -> String {
+    switch rejection {
+    case .empty: "there is nothing to share"
+    case .tooManyAttachments(let maximum, let found):
+      "it takes at most \(count(maximum, "item")), not \(found)"
+    case .tooFewAttachments(let minimum, let found):
+      "it needs at least \(count(minimum, "item")), not \(found)"
+    case .tooMany(let category, let maximum, let found):
+      "it takes at most \(count(maximum, noun(category))), not \(found)"
+    case .unsupported(let category): "it does not take \(noun(category, plural: true))"
+    case .predicateFalse: "its activation rule refuses these items"
+    }
+  }
+
+  private static func noun(_ category: DictionaryRule.Category, plural: Bool = false) -> String {
+    let singular =
+      switch category {
+      case .text: "text"
+      case .webURL: "link"
+      case .image: "image"
+      case .movie: "movie"
+      case .file: "file"
+      }
+    return plural && category != .text ? singular + "s" : singular
+  }
+
+  private static func count(_ number: Int, _ noun: String) -> String {
+    number == 1 || noun == "text" ? "\(number) \(noun)" : "\(number) \(noun)s"
+  }
 }
