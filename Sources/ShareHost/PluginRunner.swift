@@ -96,7 +96,14 @@ public final class PluginRunner: Sendable {
       }
       let chunk = (try? output.read()) ?? []
       if chunk.isEmpty { break reading }
-      for line in reader.lines(appending: chunk) where final == nil {
+      let lines = reader.lines(appending: chunk)
+      if reader.isOverlong && final == nil {
+        failure = .unreadableOutput(
+          line: String(decoding: lines.first?.prefix(200) ?? [], as: UTF8.self),
+          reason: "a line longer than \(EventReader.maximumLineLength) bytes")
+        break reading
+      }
+      for line in lines where final == nil {
         switch Self.decode(line) {
         case .success(.progress(let fraction, let message)):
           progress(fraction, message)
@@ -188,8 +195,13 @@ public final class PluginRunner: Sendable {
 
 /// Splits a byte stream into lines; blank lines are skipped.
 struct EventReader {
+  /// A plugin that writes without end must not make the host hold it all.
+  static let maximumLineLength = 16 << 20
   private var buffer: [UInt8] = []
   var finalAt: Double?
+
+  /// Whether the unfinished line has outgrown ``maximumLineLength``.
+  var isOverlong: Bool { buffer.count > Self.maximumLineLength }
 
   mutating func lines(appending chunk: [UInt8]) -> [[UInt8]] {
     buffer += chunk
