@@ -99,7 +99,7 @@ public final class PluginRunner: Sendable {
       let lines = reader.lines(appending: chunk)
       if reader.isOverlong && final == nil {
         failure = .unreadableOutput(
-          line: String(decoding: lines.first?.prefix(200) ?? [], as: UTF8.self),
+          line: String(decoding: reader.pendingPrefix, as: UTF8.self),
           reason: "a line longer than \(EventReader.maximumLineLength) bytes")
         break reading
       }
@@ -202,6 +202,9 @@ struct EventReader {
 
   /// Whether the unfinished line has outgrown ``maximumLineLength``.
   var isOverlong: Bool { buffer.count > Self.maximumLineLength }
+
+  /// The start of the unfinished line, for messages.
+  var pendingPrefix: [UInt8] { Array(buffer.prefix(200)) }
 
   mutating func lines(appending chunk: [UInt8]) -> [[UInt8]] {
     buffer += chunk
