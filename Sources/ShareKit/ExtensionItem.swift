@@ -27,7 +27,8 @@ public struct ExtensionItem: Sendable {
 
   init(payload: ItemPayload) {
     self.init(
-      attributedContentText: payload.attributedContentText, attachments: payload.attachments.map(ItemProvider.init(payload:)))
+      attributedContentText: payload.attributedContentText,
+      attachments: payload.attachments.map(ItemProvider.init(payload:)))
   }
 
   /// The item as the protocol sends it.

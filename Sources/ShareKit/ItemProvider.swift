@@ -44,7 +44,8 @@ public struct ItemProvider: Sendable {
     if url.isFileURL {
       self.init(fileURL: url)
     } else {
-      self.init(payload: AttachmentPayload(typeIdentifiers: TypeSystem.webURLIdentifiers, url: url.absoluteString))
+      self.init(
+        payload: AttachmentPayload(typeIdentifiers: TypeSystem.webURLIdentifiers, url: url.absoluteString))
     }
   }
 
@@ -143,13 +144,16 @@ public struct ItemProvider: Sendable {
   /// - Throws: ``ShareError/itemUnavailable(_:)`` when no registered identifier conforms to
   ///   `typeIdentifier`.
   public func loadItem(forTypeIdentifier typeIdentifier: String) async throws -> any Sendable {
-    guard hasItemConformingToTypeIdentifier(typeIdentifier) else { throw unavailable("item of type \(typeIdentifier)") }
+    guard hasItemConformingToTypeIdentifier(typeIdentifier) else {
+      throw unavailable("item of type \(typeIdentifier)")
+    }
     if let text { return text }
     return try await loadURL()
   }
 
   private func unavailable(_ wanted: String) -> ShareError {
     .itemUnavailable(
-      "the attachment holds no \(wanted); it is registered as \(registeredTypeIdentifiers.joined(separator: ", "))")
+      "the attachment holds no \(wanted); it is registered as \(registeredTypeIdentifiers.joined(separator: ", "))"
+    )
   }
 }

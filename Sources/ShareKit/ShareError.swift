@@ -33,6 +33,7 @@ public struct ShareError: Error, LocalizedError, Equatable, Sendable {
     self.init(code: 1, message: message)
   }
 
+  /// The message, for `localizedDescription` and other `LocalizedError` users.
   public var errorDescription: String? { message }
 
   /// The user stopped the request (code 3072, as Cocoa's `NSUserCancelledError`).

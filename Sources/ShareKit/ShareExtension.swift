@@ -89,7 +89,9 @@ public enum ShareExtensionRunner {
     choosing choose: (PluginRequest) throws -> any ShareExtension.Type
   ) async -> Never {
     let sink = DescriptorSink(descriptor: SystemCalls.divertStandardOutput())
-    let input = Result { try FileHandle.standardInput.readToEnd() ?? Data() }
+    let input = Result { try FileHandle.standardInput.readToEnd() ?? Data() }.mapError { error in
+      ShareError.invalidRequest("cannot read the request on standard input: \(error.localizedDescription)")
+    }
     let status = await serve(
       input: input, environment: ProcessInfo.processInfo.environment, sink: sink, choosing: choose)
     SystemCalls.exitProcess(status)
@@ -98,7 +100,7 @@ public enum ShareExtensionRunner {
   /// Serves one request and returns the exit status: 0 when the request ended, 1 when it could
   /// not be served (it was unreadable, or `choose` threw). There is always exactly one final event.
   static func serve(
-    input: Result<Data, any Error>, environment: [String: String], sink: any EventSink,
+    input: Result<Data, ShareError>, environment: [String: String], sink: any EventSink,
     choosing choose: (PluginRequest) throws -> any ShareExtension.Type
   ) async -> Int32 {
     let request: PluginRequest
@@ -130,11 +132,14 @@ public enum ShareExtensionRunner {
     do {
       return try JSONDecoder().decode(PluginRequest.self, from: data)
     } catch DecodingError.keyNotFound(let key, let context) {
-      throw .invalidRequest("the request on standard input lacks \(Self.describe(context.codingPath + [key]))")
+      throw .invalidRequest(
+        "the request on standard input lacks \(Self.describe(context.codingPath + [key]))")
     } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
-      throw .invalidRequest("the request on standard input has a wrong value at \(Self.describe(context.codingPath))")
+      throw .invalidRequest(
+        "the request on standard input has a wrong value at \(Self.describe(context.codingPath))")
     } catch DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty {
-      throw .invalidRequest("the request on standard input has a wrong value at \(Self.describe(context.codingPath))")
+      throw .invalidRequest(
+        "the request on standard input has a wrong value at \(Self.describe(context.codingPath))")
     } catch {
       throw .invalidRequest("the request on standard input is not JSON")
     }

@@ -190,8 +190,11 @@ public struct SharedDefaults: Sendable {
     } catch {
       throw ShareError.storage("cannot encode the values for \(file): \(error.localizedDescription)")
     }
-    let temporary = container + "/.defaults.json.\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString)"
-    guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
+    let temporary =
+      container + "/.defaults.json.\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString)"
+    guard
+      FileManager.default.createFile(
+        atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
     else {
       throw ShareError.storage("cannot write \(temporary)")
     }

@@ -66,7 +66,8 @@ struct RequestDecodingTests {
     let decoded = try ShareExtensionRunner.decodeRequest(try requestLine(request))
     let file = try #require(decoded.inputItems.first?.attachments.first).url
     let provider = try #require(
-      ExtensionContext(request: decoded, environment: [:], sink: RecordingSink()).inputItems.first?.attachments.first)
+      ExtensionContext(request: decoded, environment: [:], sink: RecordingSink()).inputItems.first?
+        .attachments.first)
     #expect(file == "file:///tmp/caf%C3%A9%20%3F.txt")
     #expect(provider.fileURL?.path == "/tmp/café ?.txt")
     #expect(provider.filePathBytes == Array("/tmp/café ?.txt".utf8))
@@ -83,7 +84,10 @@ struct RequestDecodingTests {
         #"{"version":1,"requestId":"r","serviceId":"s","inputItems":[{"attachments":[{"url":"x"}]}],"userInfo":{}}"#,
         "lacks 'inputItems[0].attachments[0].typeIdentifiers'"
       ),
-      (#"{"version":1,"requestId":7,"serviceId":"s","inputItems":[],"userInfo":{}}"#, "wrong value at 'requestId'"),
+      (
+        #"{"version":1,"requestId":7,"serviceId":"s","inputItems":[],"userInfo":{}}"#,
+        "wrong value at 'requestId'"
+      ),
     ])
   func unreadable(input: String, reason: String) async throws {
     let sink = RecordingSink()
@@ -163,7 +167,8 @@ struct EventTests {
         attributedContentText: "uploaded",
         attachments: [
           ItemProvider(url: try #require(URL(string: "https://example.org/p/1"))),
-          ItemProvider(filePathBytes: Array("/tmp/caf".utf8) + [0xE9], typeIdentifiers: ["public.png", "image/png"]),
+          ItemProvider(
+            filePathBytes: Array("/tmp/caf".utf8) + [0xE9], typeIdentifiers: ["public.png", "image/png"]),
         ])
     ])
     #expect(
@@ -219,7 +224,9 @@ struct EventTests {
 
   @Test(
     "progress is clamped to 0…1",
-    arguments: [(-0.5, 0.0), (0, 0), (0.42, 0.42), (1, 1), (7, 1), (.infinity, 1), (-.infinity, 0), (.nan, 0)])
+    arguments: [
+      (-0.5, 0.0), (0, 0), (0.42, 0.42), (1, 1), (7, 1), (.infinity, 1), (-.infinity, 0), (.nan, 0),
+    ])
   func clampedProgress(given: Double, sent: Double) throws {
     let sink = RecordingSink()
     makeContext(sink: sink).setProgress(given)
@@ -263,7 +270,8 @@ struct ServeTests {
   @Test(
     "a thrown error cancels the request",
     arguments: [
-      ("share", 7, "quota exceeded"), ("described", 1, "the server said no"), ("cancellation", 3072, "cancelled"),
+      ("share", 7, "quota exceeded"), ("described", 1, "the server said no"),
+      ("cancellation", 3072, "cancelled"),
       ("plain", 1, "Plain()"),
     ])
   func thrownError(kind: String, code: Int, message: String) async throws {
@@ -271,7 +279,8 @@ struct ServeTests {
     request.userInfo = ["throw": .string(kind)]
     let sink = RecordingSink()
     #expect(try await serve(Thrower.self, request: request, sink: sink) == 0)
-    #expect(try sink.events == [.progress(fraction: 0.1, message: nil), .cancel(code: code, message: message)])
+    #expect(
+      try sink.events == [.progress(fraction: 0.1, message: nil), .cancel(code: code, message: message)])
   }
 
   @Test("returning without ending the request completes it with no items")
@@ -285,7 +294,10 @@ struct ServeTests {
   func errorAfterCompletion() async throws {
     let sink = RecordingSink()
     #expect(try await serve(CompletesThenThrows.self, request: request, sink: sink) == 0)
-    #expect(try sink.events == [.complete(returningItems: [ItemPayload(attributedContentText: "done", attachments: [])])])
+    #expect(
+      try sink.events == [
+        .complete(returningItems: [ItemPayload(attributedContentText: "done", attachments: [])])
+      ])
   }
 
   @Test("one program for several services picks by the request's service")
@@ -310,7 +322,9 @@ struct ServeTests {
     #expect(status == 1)
     #expect(
       try sink.events == [
-        .cancel(code: 3, message: "this program serves ch.example.hoi.share, ch.example.other, not 'ch.example.unknown'")
+        .cancel(
+          code: 3,
+          message: "this program serves ch.example.hoi.share, ch.example.other, not 'ch.example.unknown'")
       ])
   }
 
@@ -329,7 +343,8 @@ struct ServeTests {
 struct ErrorReportTests {
   @Test("Foundation errors are described in words")
   func foundationErrors() {
-    let error = NSError(domain: "ch.example", code: 42, userInfo: [NSLocalizedDescriptionKey: "the disk is full"])
+    let error = NSError(
+      domain: "ch.example", code: 42, userInfo: [NSLocalizedDescriptionKey: "the disk is full"])
     #expect(ShareError.report(for: error) == ShareError(code: 1, message: "the disk is full"))
     #expect(ShareError.report(for: CocoaError(.fileNoSuchFile)).message.contains("doesn’t exist"))
   }

@@ -51,8 +51,10 @@ struct ItemProviderTests {
     for directory in ["home/mime", "one/mime", "two"] {
       try files.createDirectory(atPath: "\(folder.path)/\(directory)", withIntermediateDirectories: true)
     }
-    try "text/x-hoi text/x-python\n".write(toFile: "\(folder.path)/home/mime/subclasses", atomically: true, encoding: .utf8)
-    try "text/x-hoi-alias text/x-hoi\n".write(toFile: "\(folder.path)/one/mime/aliases", atomically: true, encoding: .utf8)
+    try "text/x-hoi text/x-python\n".write(
+      toFile: "\(folder.path)/home/mime/subclasses", atomically: true, encoding: .utf8)
+    try "text/x-hoi-alias text/x-hoi\n".write(
+      toFile: "\(folder.path)/one/mime/aliases", atomically: true, encoding: .utf8)
     try "# comment\ntext/x-python application/x-executable\n".write(
       toFile: "\(folder.path)/one/mime/subclasses", atomically: true, encoding: .utf8)
     let environment = [
@@ -60,7 +62,9 @@ struct ItemProviderTests {
     ]
     let types = SystemTypes.typeSystem(environment: environment)
     let hoi = provider(["text/x-hoi-alias"])
-    for target in ["text/x-hoi", "text/x-python", "application/x-executable", "text/plain", "public.plain-text"] {
+    for target in [
+      "text/x-hoi", "text/x-python", "application/x-executable", "text/plain", "public.plain-text",
+    ] {
       #expect(hoi.hasItem(conformingTo: target, in: types), "text/x-hoi-alias should conform to \(target)")
     }
     #expect(!hoi.hasItem(conformingTo: "public.image", in: types))
@@ -89,7 +93,8 @@ struct ItemProviderTests {
 
   @Test("links and texts")
   func linksAndTexts() throws {
-    let link = ItemProvider(url: try #require(URL(string: "https://example.org/a b".replacingOccurrences(of: " ", with: "%20"))))
+    let link = ItemProvider(
+      url: try #require(URL(string: "https://example.org/a b".replacingOccurrences(of: " ", with: "%20"))))
     #expect(link.webURL?.absoluteString == "https://example.org/a%20b")
     #expect(link.registeredTypeIdentifiers == ["public.url"])
     #expect(!link.isFile)
@@ -103,10 +108,12 @@ struct ItemProviderTests {
 
   @Test("loading gives the item, or says what the attachment holds")
   func loading() async throws {
-    let png = ItemProvider(payload: AttachmentPayload(typeIdentifiers: ["public.png", "image/png"], url: "file:///tmp/p.png"))
+    let png = ItemProvider(
+      payload: AttachmentPayload(typeIdentifiers: ["public.png", "image/png"], url: "file:///tmp/p.png"))
     #expect(try await png.loadFileURL().path == "/tmp/p.png")
     #expect(try await png.loadURL().path == "/tmp/p.png")
-    #expect(try await png.loadItem(forTypeIdentifier: "public.image") as? URL == URL(fileURLWithPath: "/tmp/p.png"))
+    #expect(
+      try await png.loadItem(forTypeIdentifier: "public.image") as? URL == URL(fileURLWithPath: "/tmp/p.png"))
     let error = await #expect(throws: ShareError.self) { try await png.loadText() }
     #expect(error?.code == -1000)
     #expect(error?.message == "the attachment holds no text; it is registered as public.png, image/png")
@@ -114,7 +121,10 @@ struct ItemProviderTests {
     let text = ItemProvider(text: "hoi")
     #expect(try await text.loadText() == "hoi")
     #expect(try await text.loadItem(forTypeIdentifier: "public.text") as? String == "hoi")
-    await #expect(throws: ShareError.itemUnavailable("the attachment holds no URL; it is registered as public.plain-text, text/plain")) {
+    await #expect(
+      throws: ShareError.itemUnavailable(
+        "the attachment holds no URL; it is registered as public.plain-text, text/plain")
+    ) {
       try await text.loadURL()
     }
     await #expect(throws: ShareError.self) { try await text.loadFileURL() }

@@ -19,7 +19,9 @@ struct ShareGroupTests {
     return try ShareGroup(name, environment: environment)
   }
 
-  @Test("a malformed name is refused", arguments: ["ch.example.hoi", "group.", "group.ch..hoi", "group.ch/hoi", "Group.x"])
+  @Test(
+    "a malformed name is refused",
+    arguments: ["ch.example.hoi", "group.", "group.ch..hoi", "group.ch/hoi", "Group.x"])
   func malformedName(name: String) throws {
     let error = #expect(throws: ShareError.self) { try group(name) }
     #expect(error?.code == 4)
@@ -28,7 +30,8 @@ struct ShareGroupTests {
 
   @Test("under the host, only declared groups may be used")
   func declaredGroups() throws {
-    #expect(try group(declared: "group.ch.example.other:group.ch.example.hoi").identifier == "group.ch.example.hoi")
+    #expect(
+      try group(declared: "group.ch.example.other:group.ch.example.hoi").identifier == "group.ch.example.hoi")
     for declared in ["", "group.ch.example.other", "group.ch.example.hoi.more"] {
       let error = #expect(throws: ShareError.self) { try group(declared: declared) }
       #expect(
@@ -90,7 +93,8 @@ struct ShareGroupTests {
     let attributes = try FileManager.default.attributesOfItem(atPath: defaults.fileURL.path)
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     // Nothing is left behind but the store and its lock file.
-    let names = try FileManager.default.contentsOfDirectory(atPath: defaults.fileURL.deletingLastPathComponent().path)
+    let names = try FileManager.default.contentsOfDirectory(
+      atPath: defaults.fileURL.deletingLastPathComponent().path)
     #expect(names.sorted() == ["defaults.json", "defaults.json.lock"])
   }
 
@@ -177,5 +181,7 @@ struct ShareGroupTests {
 /// `python3` on `PATH`, for the tests that run Python.
 let pythonPath: String? = {
   let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-  return path.split(separator: ":").map { "\($0)/python3" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+  return path.split(separator: ":").map { "\($0)/python3" }.first {
+    FileManager.default.isExecutableFile(atPath: $0)
+  }
 }()

@@ -54,7 +54,8 @@ final class TemporaryFolder: Sendable {
   let path: String
 
   init() throws {
-    path = FileManager.default.temporaryDirectory.appendingPathComponent("sharekit-test-\(UUID().uuidString)").path
+    path =
+      FileManager.default.temporaryDirectory.appendingPathComponent("sharekit-test-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
   }
 

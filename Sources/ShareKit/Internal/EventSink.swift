@@ -19,7 +19,9 @@ extension EventSink {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     // Events hold only strings, finite numbers and arrays of them: encoding cannot fail.
-    let data = (try? encoder.encode(event)) ?? Data(#"{"cancel":{"error":{"code":1,"message":"unencodable event"}}}"#.utf8)
+    let data =
+      (try? encoder.encode(event))
+      ?? Data(#"{"cancel":{"error":{"code":1,"message":"unencodable event"}}}"#.utf8)
     return Array(data) + [UInt8(ascii: "\n")]
   }
 }
