@@ -97,7 +97,9 @@ enum BundleWriter {
     }
   }
 
-  static let names = ["Hoi", "Signal", "Mastodon", "Mail", "Drive", "PDF Viewer", "Nextcloud", "Print", "Notes"]
+  static let names = [
+    "Hoi", "Signal", "Mastodon", "Mail", "Drive", "PDF Viewer", "Nextcloud", "Print", "Notes",
+  ]
 
   static func infoPlist(number: Int, executable: String) -> String {
     let rule = RuleCatalog.rules[number % RuleCatalog.rules.count]
@@ -174,12 +176,16 @@ enum SelectionWriter {
   /// A 1×1 PNG.
   static let png: [UInt8] = Array(
     Data(
-      base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")!)
+      base64Encoded:
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")!)
   /// The start of a JFIF JPEG.
   static let jpeg: [UInt8] =
-    [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]
+    [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [
+      0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00,
+    ]
     + [0xFF, 0xD9]
-  static let pdf: [UInt8] = Array("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n".utf8)
+  static let pdf: [UInt8] = Array(
+    "%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n".utf8)
   static let text: [UInt8] = Array("Notes for the meeting.\nBring the photos.\n".utf8)
   /// An ISO base media `ftyp` box, as an MP4 starts.
   static let mp4: [UInt8] =
@@ -211,7 +217,9 @@ func writeFile(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o644) throws {
   guard descriptor >= 0 else { throw BenchError("cannot create \(path)") }
   defer { close(descriptor) }
   let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-  guard written == bytes.count, fchmod(descriptor, mode) == 0 else { throw BenchError("cannot write \(path)") }
+  guard written == bytes.count, fchmod(descriptor, mode) == 0 else {
+    throw BenchError("cannot write \(path)")
+  }
 }
 
 struct BenchError: Error, CustomStringConvertible {

@@ -34,7 +34,6 @@ struct Budget {
   /// the clock's own cost and resolution do not count.
   var minimumSampleSeconds: Double = 0.000_5
 
-  static let quick = Budget(seconds: 0.5, minimumSamples: 31, maximumSamples: 301)
   static let normal = Budget(seconds: 1.5, minimumSamples: 21, maximumSamples: 201)
   static let slow = Budget(seconds: 4, minimumSamples: 7, maximumSamples: 41)
 }
@@ -46,35 +45,50 @@ extension Duration {
   }
 }
 
-/// Measures `operation`: warms up, picks a batch size, then samples until the budget is spent.
+/// Measures `operation` and its `floor` in alternation, one sample of each in turn, so that a
+/// change in the machine's load during the run moves both alike and their ratio stays fair.
 ///
-/// The first runs fill caches (the page cache, GIO's MIME data, the allocator), as a long-lived
-/// file manager or the D-Bus service would have them filled; they are not counted.
-func measure(_ budget: Budget, _ operation: () -> Void) -> Timing {
+/// Both are warmed up first: the first runs fill caches (the page cache, GIO's MIME data, the
+/// allocator), as a long-lived file manager or the D-Bus service would have them filled; they
+/// are not counted. Operations faster than ``Budget/minimumSampleSeconds`` are batched.
+func measure(_ budget: Budget, _ operation: () -> Void, floor: () -> Void) -> (timing: Timing, floor: Timing)
+{
   let clock = ContinuousClock()
-
-  // Warm up: at least three runs, and at least a tenth of the budget.
-  var warmups = 0
-  var single = Double.infinity
-  let warmupStart = clock.now
-  while warmups < 3 || (clock.now - warmupStart).seconds < budget.seconds / 10 {
-    let start = clock.now
-    operation()
-    single = min(single, (clock.now - start).seconds)
-    warmups += 1
-    if warmups >= 1000 { break }
-  }
-
-  let batch = max(1, Int((budget.minimumSampleSeconds / max(single, 1e-9)).rounded(.up)))
+  let operationBatch = batchSize(budget, operation)
+  let floorBatch = batchSize(budget, floor)
   var samples: [Double] = []
+  var floorSamples: [Double] = []
   samples.reserveCapacity(budget.maximumSamples)
+  floorSamples.reserveCapacity(budget.maximumSamples)
+  func sample(_ batch: Int, _ body: () -> Void) -> Double {
+    let start = clock.now
+    for _ in 0..<batch { body() }
+    return (clock.now - start).seconds / Double(batch)
+  }
   let start = clock.now
   while samples.count < budget.maximumSamples {
-    let sampleStart = clock.now
-    for _ in 0..<batch { operation() }
-    samples.append((clock.now - sampleStart).seconds / Double(batch))
+    samples.append(sample(operationBatch, operation))
+    floorSamples.append(sample(floorBatch, floor))
     if samples.count >= budget.minimumSamples && (clock.now - start).seconds >= budget.seconds { break }
   }
-  samples.sort()
-  return Timing(samples: samples, operationsPerSample: batch)
+  return (
+    Timing(samples: samples.sorted(), operationsPerSample: operationBatch),
+    Timing(samples: floorSamples.sorted(), operationsPerSample: floorBatch)
+  )
+}
+
+/// Warms `operation` up (at least three runs and a tenth of the budget) and returns how many runs
+/// make one sample.
+private func batchSize(_ budget: Budget, _ operation: () -> Void) -> Int {
+  let clock = ContinuousClock()
+  var runs = 0
+  var fastest = Double.infinity
+  let start = clock.now
+  while runs < 3 || ((clock.now - start).seconds < budget.seconds / 10 && runs < 1000) {
+    let runStart = clock.now
+    operation()
+    fastest = min(fastest, (clock.now - runStart).seconds)
+    runs += 1
+  }
+  return max(1, Int((budget.minimumSampleSeconds / max(fastest, 1e-9)).rounded(.up)))
 }

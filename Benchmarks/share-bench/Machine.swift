@@ -24,7 +24,13 @@ enum Machine {
       ("cores", "\(sysconf(Int32(_SC_NPROCESSORS_ONLN)))"),
       ("memory", memory),
       ("compiler", swiftVersion ?? compiledWith),
+      ("load average", loadAverage),
     ]
+  }
+
+  /// The 1, 5 and 15 minute load averages: other work on the machine shows in the figures.
+  static var loadAverage: String {
+    readText("/proc/loadavg").split(separator: " ").prefix(3).joined(separator: " ")
   }
 
   /// The compiler's version as far as `#if compiler` tells it.

@@ -15,8 +15,13 @@ enum Report {
   /// A duration with three significant digits and a unit that suits it.
   static func format(_ seconds: Double) -> String {
     let (value, unit): (Double, String) =
-      seconds >= 1 ? (seconds, "s") : seconds >= 1e-3 ? (seconds * 1e3, "ms") : seconds >= 1e-6 ? (seconds * 1e6, "µs")
-      : (seconds * 1e9, "ns")
+      seconds >= 1
+      ? (seconds, "s")
+      : seconds >= 1e-3
+        ? (seconds * 1e3, "ms")
+        : seconds >= 1e-6
+          ? (seconds * 1e6, "µs")
+          : (seconds * 1e9, "ns")
     let digits = value >= 100 ? 0 : value >= 10 ? 1 : 2
     return "\(fixed(value, digits)) \(unit)"
   }
@@ -62,7 +67,8 @@ enum Report {
       return "| " + padded.joined(separator: " | ") + " |"
     }
     let rule =
-      "|" + widths.indices.map { column in
+      "|"
+      + widths.indices.map { column in
         String(repeating: "-", count: widths[column] + 1) + (rightAligned.contains(column) ? ":" : "-")
       }.joined(separator: "|") + "|"
     return ([line(header), rule] + lines.map(line)).joined(separator: "\n")

@@ -1,12 +1,13 @@
 // share-bench: activation rules and registry loading, against floors measured in the same run.
 //
-//   swift build -c release --product share-bench && .build/release/share-bench \
-//     [--swift-version "$(swift --version 2>/dev/null | head -1)"] [--quick]
+//   swift build -c release --scratch-path /tmp/bench-build --product share-bench
+//   /tmp/bench-build/release/share-bench [--swift-version "$(swift --version 2>/dev/null | head -1)"]
+//     [--quick] [--profile CASE [--seconds N]] [--keep]
 //
 // Issue 2: rule evaluation for 200 installed services against selections of 1, 100 and 10 000
 // files, with and without detection, and registry load for 10, 100 and 1 000 bundles. Targets:
 // 200 services against a 100-file selection in under 1 ms once types are known; 1 000 bundles
-// loaded in under 150 ms.
+// loaded in under 150 ms. Prints a table (docs/benchmarks.md); exits 1 when a target is missed.
 
 import Foundation
 import ShareCore
@@ -19,6 +20,8 @@ struct Options {
   /// Runs only the case with this identifier, in a loop, for a profiler to watch.
   var profile: String?
   var profileSeconds = 10.0
+  /// Leaves the generated bundles and files in place, for inspection.
+  var keep = false
 
   init(_ arguments: [String]) throws {
     var rest = arguments[...]
@@ -28,14 +31,19 @@ struct Options {
         guard let value = rest.popFirst() else { throw BenchError("--swift-version needs a value") }
         swiftVersion = value
       case "--quick": quick = true
+      case "--keep": keep = true
       case "--profile":
-        guard let value = rest.popFirst() else { throw BenchError("--profile needs a case") }
+        guard let value = rest.popFirst(), Bench.caseNames.contains(value) else {
+          throw BenchError("--profile needs one of: \(Bench.caseNames.joined(separator: " "))")
+        }
         profile = value
       case "--seconds":
-        guard let value = rest.popFirst().flatMap(Double.init) else { throw BenchError("--seconds needs a number") }
+        guard let value = rest.popFirst().flatMap(Double.init) else {
+          throw BenchError("--seconds needs a number")
+        }
         profileSeconds = value
       case "--help", "-h":
-        print("usage: share-bench [--swift-version TEXT] [--quick] [--profile CASE [--seconds N]]")
+        print("usage: share-bench [--swift-version TEXT] [--quick] [--profile CASE [--seconds N]] [--keep]")
         print("cases: \(Bench.caseNames.joined(separator: " "))")
         exit(0)
       default: throw BenchError("unknown argument \(argument)")
@@ -72,7 +80,7 @@ final class Bench {
   /// Measures case `id` and its floor, and adds a row.
   func add(
     _ id: String, _ name: String, budget: Budget, target: Double? = nil, operation: () -> Void,
-    floorName: String, floorBudget: Budget, floor: () -> Void
+    floorName: String, floor: () -> Void
   ) {
     if let profile = options.profile {
       guard profile == id else { return }
@@ -88,10 +96,8 @@ final class Bench {
       return
     }
     log(name)
-    rows.append(
-      Row(
-        name: name, timing: measure(scaled(budget), operation), floorName: floorName,
-        floor: measure(scaled(floorBudget), floor), target: target))
+    let (timing, floorTiming) = measure(scaled(budget), operation, floor: floor)
+    rows.append(Row(name: name, timing: timing, floorName: floorName, floor: floorTiming, target: target))
   }
 }
 
@@ -126,7 +132,7 @@ func run(_ bench: Bench, in root: String) throws {
   bench.add(
     "type-system", "type system: shared-mime-info hierarchy", budget: .normal,
     operation: { blackHole(SharedMIMEDatabase.typeSystem()) },
-    floorName: "read its \(mimeFiles.count) files", floorBudget: .quick,
+    floorName: "read its \(mimeFiles.count) files",
     floor: { blackHole(mimeFiles.reduce(0) { $0 &+ Floors.readFile($1, into: buffer) }) })
   let types = SharedMIMEDatabase.typeSystem()
 
@@ -135,7 +141,8 @@ func run(_ bench: Bench, in root: String) throws {
   log("writing \(installedServices) services and \(selectionSizes.max()!) files under \(root)")
   try BundleWriter.write(count: installedServices, into: root + "/installed")
   let registry = ServiceRegistry.load(from: [root + "/installed"], loader: BundleLoader(languages: languages))
-  guard registry.services.count == installedServices, !registry.problems.contains(where: { $0.severity == .error })
+  guard registry.services.count == installedServices,
+    !registry.problems.contains(where: { $0.severity == .error })
   else {
     throw BenchError("the installed services did not all load: \(registry.problems)")
   }
@@ -150,7 +157,9 @@ func run(_ bench: Bench, in root: String) throws {
     let items = paths.prefix(size).map { ShareItem.file(FilePath($0)) }
     let cPaths = paths.prefix(size).map { Array($0.utf8CString) }
     let (attachments, problems) = types.attachments(for: items, inspector: inspector)
-    guard problems.isEmpty, attachments.count == size else { throw BenchError("detection failed: \(problems)") }
+    guard problems.isEmpty, attachments.count == size else {
+      throw BenchError("detection failed: \(problems)")
+    }
     let selection = ActivationSelection(attachments: attachments, types: types)
     let accepted = registry.offered(accepting: selection, in: environment)
     let kinds = Set(attachments.map { $0.typeIdentifiers.last ?? "" }).sorted().joined(separator: ", ")
@@ -162,12 +171,11 @@ func run(_ bench: Bench, in root: String) throws {
       "evaluate-\(size)", "evaluate \(installedServices) services, \(files), types known", budget: .normal,
       target: size == 100 ? 0.001 : nil,
       operation: { blackHole(registry.offered(accepting: selection, in: environment)) },
-      floorName: "list the services unevaluated", floorBudget: .quick,
-      floor: { blackHole(registry.offered(in: environment)) })
+      floorName: "list the services unevaluated", floor: { blackHole(registry.offered(in: environment)) })
     bench.add(
       "build-\(size)", "build the ActivationSelection, \(files)", budget: slow,
       operation: { blackHole(ActivationSelection(attachments: attachments, types: types)) },
-      floorName: "visit every identifier", floorBudget: .quick,
+      floorName: "visit every identifier",
       floor: {
         var total = 0
         for attachment in attachments {
@@ -178,7 +186,7 @@ func run(_ bench: Bench, in root: String) throws {
     bench.add(
       "detect-\(size)", "detect types (GIO), \(files)", budget: slow,
       operation: { blackHole(types.attachments(for: items, inspector: inspector)) },
-      floorName: "stat", floorBudget: slow, floor: { blackHole(Floors.statEach(cPaths)) })
+      floorName: "stat", floor: { blackHole(Floors.statEach(cPaths)) })
     bench.add(
       "pipeline-\(size)", "detect, build and evaluate \(installedServices) services, \(files)", budget: slow,
       operation: {
@@ -186,7 +194,7 @@ func run(_ bench: Bench, in root: String) throws {
         let selection = ActivationSelection(attachments: detected, types: types)
         blackHole(registry.offered(accepting: selection, in: environment))
       },
-      floorName: "stat", floorBudget: slow, floor: { blackHole(Floors.statEach(cPaths)) })
+      floorName: "stat", floor: { blackHole(Floors.statEach(cPaths)) })
   }
 
   // MARK: Registry load
@@ -199,18 +207,21 @@ func run(_ bench: Bench, in root: String) throws {
     guard loaded.services.count == count, !loaded.problems.contains(where: { $0.severity == .error }) else {
       throw BenchError("the bundles did not all load: \(loaded.problems)")
     }
-    let localized = loaded.services.filter { $0.name.hasPrefix("Teilen") || $0.name.hasPrefix("Share ") }.count
+    let localized = loaded.services.filter { $0.name.hasPrefix("Teilen") || $0.name.hasPrefix("Share ") }
+      .count
     if count == bundleCounts.max() {
       print("Registry of \(count): \(localized) names localized from InfoPlist.strings")
     }
     let budget: Budget = count >= 1_000 ? .slow : .normal
     bench.add(
-      "load-\(count)", "load the registry, \(count) bundles", budget: budget, target: count == 1_000 ? 0.150 : nil,
+      "load-\(count)", "load the registry, \(count) bundles", budget: budget,
+      target: count == 1_000 ? 0.150 : nil,
       operation: { blackHole(ServiceRegistry.load(from: [directory], loader: loader)) },
-      floorName: "list and read the files", floorBudget: budget,
+      floorName: "list and read the files",
       floor: {
         blackHole(
-          Floors.registryIO(directory: directory, languages: languages, executables: executables, buffer: buffer))
+          Floors.registryIO(
+            directory: directory, languages: languages, executables: executables, buffer: buffer))
       })
   }
 }
@@ -228,7 +239,7 @@ do {
   let bench = Bench(options: options)
   do {
     try run(bench, in: root)
-    try? FileManager.default.removeItem(atPath: root)
+    if options.keep { log("kept \(root)") } else { try? FileManager.default.removeItem(atPath: root) }
   } catch {
     try? FileManager.default.removeItem(atPath: root)
     throw error
@@ -243,7 +254,9 @@ do {
   print(
     "Targets: \(targets.count - failed.count) of \(targets.count) met"
       + (failed.isEmpty ? "." : "; missed: " + failed.map(\.name).joined(separator: "; ")))
-  print("Total time: \(Report.format((clock.now - start).seconds))")
+  print(
+    "Total time: \(Report.format((clock.now - start).seconds)); load average at the end: \(Machine.loadAverage)"
+  )
   exit(failed.isEmpty ? 0 : 1)
 } catch {
   FileHandle.standardError.write(Data("share-bench: \(error)\n".utf8))
