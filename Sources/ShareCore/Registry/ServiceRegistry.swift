@@ -57,7 +57,9 @@ public struct ServiceRegistry: Sendable {
   public func offered(
     accepting selection: ActivationSelection, in environment: some ServiceEnvironment
   ) -> [ShareService] {
-    offered(in: environment).filter { $0.rule.accepts(selection) }
+    services.filter {
+      !hiddenServices.contains($0.id) && environment.satisfies($0.requirements) && $0.rule.accepts(selection)
+    }
   }
 
   /// Name first, as people look for it; the identifier settles ties so the order is stable.

@@ -70,9 +70,8 @@ public struct ActivationSelection: Sendable {
       case .webURL:
         kind = .webURL
       case .file:
-        let closure = ids.reduce(into: Set<String>()) { $0.formUnion(conformance[$1]) }
-        kind =
-          closure.contains("public.image") ? .image : closure.contains("public.movie") ? .movie : .otherFile
+        func conforms(to family: String) -> Bool { ids.contains { conformance[$0].contains(family) } }
+        kind = conforms(to: "public.image") ? .image : conforms(to: "public.movie") ? .movie : .otherFile
       }
       kindCounts[kind, default: 0] += 1
       let key = ids + [-1 - kind.rawValue]
