@@ -1,8 +1,13 @@
+import Synchronization
+
 /// Answers the type questions of activation rules over both hierarchies at once: Apple's UTIs and
 /// shared-mime-info's MIME types. A MIME type can be used wherever a UTI is.
 public struct TypeSystem: Sendable {
   public let table: UTITable
   public let mime: MIMEHierarchy
+  /// Closures already worked out; a long-lived process (the D-Bus service) asks the same
+  /// questions again and again.
+  private let closures = ClosureCache()
 
   public init(table: UTITable = .standard, mime: MIMEHierarchy) {
     self.table = table
@@ -54,6 +59,13 @@ public struct TypeSystem: Sendable {
   /// do not pass on, so a PNG is no `application/*`. And only the starting UTI crosses over to its
   /// MIME type: an ancestor such as `public.data` names a family, not the MIME type it maps from.
   public func conformanceClosure(of identifier: String) -> Set<String> {
+    if let known = closures.lookup(identifier) { return known }
+    let closure = computeClosure(of: identifier)
+    closures.store(closure, for: identifier)
+    return closure
+  }
+
+  private func computeClosure(of identifier: String) -> Set<String> {
     let start = Self.isMIMEType(identifier) ? mime.canonical(identifier) : identifier.lowercased()
     var closure: Set<String> = []
     var pending = [start]
@@ -135,5 +147,22 @@ public struct TypeSystem: Sendable {
       }
     }
     return (attachments, problems)
+  }
+}
+
+/// A bounded, thread-safe memo of conformance closures.
+private final class ClosureCache: Sendable {
+  private let entries = Mutex<[String: Set<String>]>([:])
+  private static let capacity = 4096
+
+  func lookup(_ identifier: String) -> Set<String>? {
+    entries.withLock { $0[identifier] }
+  }
+
+  func store(_ closure: Set<String>, for identifier: String) {
+    entries.withLock { entries in
+      if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+      entries[identifier] = closure
+    }
   }
 }
