@@ -1,1 +1,0 @@
-// The bundled share services. (Being written.)
