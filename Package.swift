@@ -57,7 +57,7 @@ let package = Package(
     .target(
       name: "ShareCommandLine",
       dependencies: ["ShareCore", "ShareGLib", "ShareDBus", "ShareHost", "SharePOSIX", "ShareDaemon", "ShareDesktop"]),
-    .executableTarget(name: "xdg-share", dependencies: ["ShareCommandLine"]),
+    .executableTarget(name: "xdg-share", dependencies: ["ShareCommandLine", "SharePOSIX"]),
 
     // Benchmarks are executables, run in release: `swift run -c release share-bench`.
     .executableTarget(
@@ -76,7 +76,7 @@ let package = Package(
       exclude: ["Snapshots"]),
     .testTarget(name: "DaemonTests", dependencies: ["ShareTestSupport", "ShareDBus", "SharePOSIX"]),
     .testTarget(
-      name: "CommandLineTests", dependencies: ["ShareTestSupport"],
+      name: "CommandLineTests", dependencies: ["ShareTestSupport", "SharePOSIX"],
       exclude: ["Snapshots"]),
   ]
 )

@@ -1,5 +1,9 @@
 import Foundation
 import ShareCommandLine
+import SharePOSIX
+
+// Before any thread exists: Ctrl-C during a share must stop the plugin's process group too.
+SignalWatcher.install()
 
 // The arguments as the kernel passed them: `CommandLine.arguments` would repair non-UTF-8
 // file names into different ones.

@@ -1,5 +1,6 @@
 import Foundation
 import ShareCore
+import SharePOSIX
 import ShareTestSupport
 import Testing
 
@@ -163,6 +164,31 @@ import Testing
     // Gone, or a zombie waiting for a reaper that this container may not have.
     let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ")[2]
     #expect(state == nil || state == "Z", "the plugin's child must be gone with its group")
+  }
+
+  @Test func interruptingTheHostStopsThePlugin() throws {
+    try plugin(
+      "com.example.slow",
+      body: """
+        open(os.path.join(os.environ["XDG_STATE_HOME"], "plugin.pid"), "w").write(str(os.getpid()))
+        emit({'progress': 0.1})
+        time.sleep(60)
+        """)
+    try desktop.writeFile(named: "a.txt", contents: "a")
+    let host = try ChildProcess.spawn(
+      [Tool.path, "--service", "com.example.slow", "a.txt"].map { Array($0.utf8) },
+      environment: desktop.environment,
+      workingDirectory: Array(desktop.files.utf8), standardInput: .null, standardOutput: .null,
+      standardError: .null)
+    let pidFile = "\(desktop.root)/state/plugin.pid"
+    let deadline = Date().addingTimeInterval(10)
+    while !FileManager.default.fileExists(atPath: pidFile), Date() < deadline { usleep(20_000) }
+    usleep(100_000)
+    host.signal(Signal.interrupt)
+    #expect(host.wait() == .exited(3))
+    let pid = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8)))
+    let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ")[2]
+    #expect(state == nil || state == "Z", "Ctrl-C on the host ends the plugin too")
   }
 
   @Test func unknownServiceExitsWithSix() throws {

@@ -51,7 +51,8 @@ enum ShareCommand {
       return reporter.refused(error, registry: registry)
     }
     // Ctrl-C, or the session ending, stops the plugin's whole process group before we go.
-    SignalWatcher.watchTermination { _ in session.cancel() }
+    SignalWatcher.onTermination { _ in session.cancel() }
+    defer { SignalWatcher.onTermination(nil) }
     reporter.started(session)
     let outcome = session.run { fraction, message in reporter.progress(fraction, message) }
     return reporter.finished(session, outcome)

@@ -1,13 +1,23 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// Turns SIGINT, SIGTERM and SIGHUP into a call on a thread of its own, so that a host can stop
 /// its plugin's process group before it exits: the plugin leads a group of its own, so the
 /// terminal's Ctrl-C never reaches it.
 public enum SignalWatcher {
-  /// Blocks the signals in this thread (and every thread started after) and calls `handler` with
-  /// each one as it arrives. Call it once, early, before other threads start.
-  public static func watchTermination(_ handler: @escaping @Sendable (Int32) -> Void) {
+  private static let action = Mutex<(@Sendable (Int32) -> Void)?>(nil)
+  private static let installed = Mutex(false)
+
+  /// Blocks the signals in this thread, and so in every thread started after, and starts the
+  /// thread that waits for them. Call it first thing in `main`, before any other thread exists:
+  /// a thread started earlier would still take the signals and die of them.
+  public static func install() {
+    guard
+      !installed.withLock({ installed in
+        defer { installed = true }; return installed
+      })
+    else { return }
     var signals = sigset_t()
     sigemptyset(&signals)
     for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, signal) }
@@ -17,9 +27,25 @@ public enum SignalWatcher {
       var set = watched
       while true {
         var received: Int32 = 0
-        if sigwait(&set, &received) == 0 { handler(received) }
+        guard sigwait(&set, &received) == 0 else { continue }
+        if let handler = action.withLock({ $0 }) {
+          handler(received)
+        } else {
+          exit(dyingOf: received)
+        }
       }
     }
+  }
+
+  /// ``install()`` and ``onTermination(_:)`` in one call.
+  public static func watchTermination(_ handler: @escaping @Sendable (Int32) -> Void) {
+    install()
+    onTermination(handler)
+  }
+
+  /// What a termination signal does from now on; `nil` ends the process as the signal would.
+  public static func onTermination(_ handler: (@Sendable (Int32) -> Void)?) {
+    action.withLock { $0 = handler }
   }
 
   /// Ends the process as if `signal` had not been caught (exit status 128 + signal).
