@@ -24,8 +24,14 @@ say() { printf '==> %s\n' "$*"; }
 
 # Debian packages, installed only when missing; `apt-get update` first, since a new machine starts
 # with empty package lists.
-build_packages=(pkg-config libglib2.0-dev libdbus-1-dev shared-mime-info libglib2.0-bin dbus)
-test_packages=(dbus-daemon desktop-file-utils python3-dbus)
+# What building needs, and what the bundled services use at run time (xdg-email, xdg-open).
+build_packages=(pkg-config libglib2.0-dev libdbus-1-dev libcurl4-openssl-dev shared-mime-info libglib2.0-bin dbus
+  xdg-utils)
+# The tests run real components: a private dbus-daemon and python3-dbus as an outside client,
+# desktop-file-validate, lighttpd as a WebDAV server, xclip under Xvfb, qrencode and zbarimg,
+# and real file managers under Xvfb.
+test_packages=(dbus-daemon desktop-file-utils python3-dbus python3-gi xvfb xclip qrencode zbar-tools
+  lighttpd lighttpd-mod-webdav)
 ensure_packages() {
   local missing=()
   for package in "$@"; do
@@ -37,6 +43,11 @@ ensure_packages() {
   [ "$(id -u)" -ne 0 ] && sudo=(sudo)
   "${sudo[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # lighttpd is wanted as a program the tests start, not as a web server on port 80.
+  if [[ " ${missing[*]} " == *" lighttpd "* ]] && command -v systemctl >/dev/null \
+    && systemctl is-system-running >/dev/null 2>&1; then
+    "${sudo[@]}" systemctl disable --now lighttpd >/dev/null 2>&1 || true
+  fi
 }
 
 if ! command -v swift >/dev/null; then
@@ -68,12 +79,19 @@ bin_dir="$PREFIX/bin"
 
 say "building (release)"
 swift build -c release --static-swift-stdlib --product xdg-share
-binary="$(swift build -c release --static-swift-stdlib --show-bin-path)/xdg-share"
+swift build -c release --static-swift-stdlib --product xdg-share-services
+build_dir="$(swift build -c release --static-swift-stdlib --show-bin-path)"
 
+# Each program is copied beside its old self and renamed over it: a running one is never cut.
+install_program() { # source destination
+  mkdir -p "$(dirname "$2")"
+  install -m 0755 "$1" "$2.new"
+  mv -f "$2.new" "$2"
+}
 say "installing $bin_dir/xdg-share"
-mkdir -p "$bin_dir"
-install -m 0755 "$binary" "$bin_dir/xdg-share.new"
-mv -f "$bin_dir/xdg-share.new" "$bin_dir/xdg-share"
+install_program "$build_dir/xdg-share" "$bin_dir/xdg-share"
+libexec_dir="$PREFIX/libexec/xdg-share"
+install_program "$build_dir/xdg-share-services" "$libexec_dir/xdg-share-services"
 
 extensions="$data_dir/xdg-share/extensions"
 if [ -d data/extensions ] && compgen -G 'data/extensions/*.shareext' >/dev/null; then
@@ -83,6 +101,8 @@ if [ -d data/extensions ] && compgen -G 'data/extensions/*.shareext' >/dev/null;
     name=$(basename "$bundle")
     rm -rf "$extensions/$name.new"
     cp -R "$bundle" "$extensions/$name.new"
+    # The bundled services share one program, installed once.
+    [ -e "$bundle/share" ] || ln -s "$libexec_dir/xdg-share-services" "$extensions/$name.new/share"
     rm -rf "$extensions/$name"
     mv "$extensions/$name.new" "$extensions/$name"
   done
