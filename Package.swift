@@ -41,7 +41,7 @@ let package = Package(
     // The D-Bus session service.
     .target(
       name: "ShareDaemon",
-      dependencies: ["ShareCore", "ShareHost", "ShareDBus", "ShareGLib", "SharePOSIX", "ShareProtocol"]),
+      dependencies: ["ShareCore", "ShareHost", "ShareDBus", "ShareGLib", "SharePOSIX", "ShareProtocol", "ShareDesktop"]),
 
     // ShareKit: what a share extension written in Swift links against.
     .target(name: "ShareKit", dependencies: ["ShareProtocol", "ShareCore"]),

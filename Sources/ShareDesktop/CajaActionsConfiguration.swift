@@ -1,0 +1,130 @@
+import Foundation
+
+/// caja-actions' own settings, `$XDG_CONFIG_HOME/caja-actions/caja-actions.conf`, a file that
+/// belongs to the user and to caja-actions, which rewrites it.
+///
+/// Left to itself, caja-actions nests every action under a "Caja-Actions actions" root menu and,
+/// on its first run, records our actions at the top level, emptying the Share menu. So three
+/// keys of `[runtime]` are merged in, line by line, keeping everything else as it is; the
+/// previous values are recorded and put back by `unregister` unless the user has changed them.
+enum CajaActionsConfiguration {
+  static let relativePath = "caja-actions/caja-actions.conf"
+  static let group = "runtime"
+  static let orderKey = "items-level-zero-order"
+  static let settings = [("items-create-root-menu", "false"), ("items-add-about-item", "false")]
+
+  /// What the merge changed, kept in the manifest.
+  struct Record: Codable, Equatable {
+    var path: String
+    /// The file did not exist before: `unregister` removes it once nothing else is in it.
+    var created: Bool
+    /// Each key's value before the first merge; `nil` when the key was absent.
+    var previous: [String: String?]
+  }
+
+  /// `text` (the file, or `nil` when there is none) with the menu first in the top-level order,
+  /// none of our actions at the top level, and no root or About item. Values recorded by an
+  /// earlier merge stay the "previous" ones.
+  static func merge(
+    _ text: String?, path: String, menuID: String, actionPrefix: String, earlier: Record?
+  ) -> (text: String, record: Record) {
+    var file = Lines(text ?? "")
+    var previous = earlier?.previous ?? [:]
+    let recordPrevious = earlier == nil
+    let order = file.value(orderKey, in: group)
+    if recordPrevious { previous[orderKey] = .some(order) }
+    var items = (order ?? "").split(separator: ";").map(String.init).filter {
+      !$0.isEmpty && $0 != menuID && !$0.hasPrefix(actionPrefix)
+    }
+    items.insert(menuID, at: 0)
+    file.set(orderKey, to: items.map { $0 + ";" }.joined(), in: group)
+    for (key, value) in settings {
+      if recordPrevious { previous[key] = .some(file.value(key, in: group)) }
+      file.set(key, to: value, in: group)
+    }
+    let record = Record(path: path, created: earlier?.created ?? (text == nil), previous: previous)
+    return (file.text, record)
+  }
+
+  /// `text` with the merge undone as far as the user has not changed the keys since; `nil` when
+  /// the file should go (it was created by the merge and holds nothing else).
+  static func unmerge(_ text: String, record: Record, menuID: String, actionPrefix: String) -> String? {
+    var file = Lines(text)
+    if let order = file.value(orderKey, in: group) {
+      let items = order.split(separator: ";").map(String.init).filter {
+        !$0.isEmpty && $0 != menuID && !$0.hasPrefix(actionPrefix)
+      }
+      if items.isEmpty, case nil? = record.previous[orderKey] {
+        file.remove(orderKey, in: group)
+      } else {
+        file.set(orderKey, to: items.map { $0 + ";" }.joined(), in: group)
+      }
+    }
+    for (key, value) in settings where file.value(key, in: group) == value {
+      if case let old?? = record.previous[key] {
+        file.set(key, to: old, in: group)
+      } else {
+        file.remove(key, in: group)
+      }
+    }
+    let meaningful = file.lines.contains { line in
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      return !trimmed.isEmpty && trimmed != "[\(group)]"
+    }
+    return record.created && !meaningful ? nil : file.text
+  }
+
+  /// A key file as lines, edited in place so that comments, order and other groups survive.
+  struct Lines {
+    var lines: [String]
+
+    init(_ text: String) {
+      lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      if lines.last == "" { lines.removeLast() }
+    }
+
+    var text: String { lines.map { $0 + "\n" }.joined() }
+
+    /// The range of lines after `[group]` up to the next group.
+    private func body(of group: String) -> Range<Int>? {
+      guard let header = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "[\(group)]" })
+      else { return nil }
+      let end = lines[(header + 1)...].firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix("[") }
+      return (header + 1)..<(end ?? lines.count)
+    }
+
+    private func index(of key: String, in group: String) -> Int? {
+      body(of: group)?.last { index in
+        let line = lines[index]
+        guard let equals = line.firstIndex(of: "=") else { return false }
+        return line[..<equals].trimmingCharacters(in: .whitespaces) == key
+      }
+    }
+
+    func value(_ key: String, in group: String) -> String? {
+      index(of: key, in: group).map { index in
+        let line = lines[index]
+        return line[line.index(after: line.firstIndex(of: "=")!)...].trimmingCharacters(in: .whitespaces)
+      }
+    }
+
+    mutating func set(_ key: String, to value: String, in group: String) {
+      if let index = index(of: key, in: group) {
+        lines[index] = "\(key)=\(value)"
+        return
+      }
+      guard let body = body(of: group) else {
+        if let last = lines.last, !last.trimmingCharacters(in: .whitespaces).isEmpty { lines.append("") }
+        lines += ["[\(group)]", "\(key)=\(value)"]
+        return
+      }
+      // After the group's last non-blank line.
+      let end = body.last { !lines[$0].trimmingCharacters(in: .whitespaces).isEmpty } ?? (body.lowerBound - 1)
+      lines.insert("\(key)=\(value)", at: end + 1)
+    }
+
+    mutating func remove(_ key: String, in group: String) {
+      if let index = index(of: key, in: group) { lines.remove(at: index) }
+    }
+  }
+}

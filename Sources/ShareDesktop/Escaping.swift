@@ -1,0 +1,88 @@
+/// Value encodings of the formats the generators write. Each one is the inverse of what the
+/// reading program does, so that no name can change a key, a group or an argument.
+enum DesktopEntry {
+  /// A `string` or `localestring` value of a desktop entry or GLib key file: backslash, newline,
+  /// carriage return and tab are escaped, and a leading space is kept as `\s`.
+  static func escape(_ value: String) -> String {
+    var out = ""
+    for (index, scalar) in value.unicodeScalars.enumerated() {
+      switch scalar {
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case " " where index == 0: out += "\\s"
+      default:
+        // Other control characters have no escape; no reader needs them in a label.
+        if scalar.value < 0x20 || scalar.value == 0x7F { continue }
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
+  /// A `;`-separated list: each element escaped, a `;` inside an element as `\;`, and the list
+  /// ending with `;` as the specification recommends.
+  static func list(_ elements: [String]) -> String {
+    elements.map { escape($0).replacingOccurrences(of: ";", with: "\\;") + ";" }.joined()
+  }
+
+  /// Characters that make an Exec argument need quotes (Desktop Entry Specification,
+  /// "The Exec key").
+  private static let reserved: Set<Character> = [
+    " ", "\t", "\n", "\"", "'", "\\", ">", "<", "~", "|", "&", ";", "$", "*", "?", "#", "(", ")", "`",
+  ]
+
+  /// One argument of an Exec line, before string escaping: double-quoted when it holds a reserved
+  /// character, with `"`, `` ` ``, `$` and `\` escaped inside the quotes; `%` doubled everywhere.
+  /// The same text is read correctly by `g_shell_parse_argv` and `KShell::splitArgs`, which the
+  /// file managers that do not follow the specification to the letter use instead.
+  static func execArgument(_ argument: String) -> String {
+    let percentEscaped = argument.replacingOccurrences(of: "%", with: "%%")
+    guard argument.isEmpty || argument.contains(where: reserved.contains) else { return percentEscaped }
+    var quoted = "\""
+    for character in percentEscaped {
+      if character == "\"" || character == "`" || character == "$" || character == "\\" {
+        quoted.append("\\")
+      }
+      quoted.append(character)
+    }
+    return quoted + "\""
+  }
+
+  /// The Exec line of every entry: `<xdg-share> --service <id> -- %F`, string-escaped. The files
+  /// come last, after `--`, so that a file named `--service` stays a file.
+  static func exec(executable: String, serviceID: String) -> String {
+    escape(
+      [execArgument(executable), "--service", execArgument(serviceID), "--", "%F"].joined(separator: " "))
+  }
+}
+
+/// A Python string literal that means exactly `value`: printable ASCII as it is, everything else
+/// as `\x`, `\u` or `\U` escapes, so the generated source is plain ASCII whatever the value holds.
+func pythonStringLiteral(_ value: String) -> String {
+  var out = "\""
+  for scalar in value.unicodeScalars {
+    switch scalar {
+    case "\\": out += "\\\\"
+    case "\"": out += "\\\""
+    case " "..."~": out.unicodeScalars.append(scalar)
+    default:
+      let hex = String(scalar.value, radix: 16)
+      switch scalar.value {
+      case ..<0x100: out += "\\x" + String(repeating: "0", count: 2 - hex.count) + hex
+      case ..<0x10000: out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out += "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
+      }
+    }
+  }
+  return out + "\""
+}
+
+/// A word for `dbus-daemon`'s Exec line, which is split like a shell command line without
+/// running a shell: single-quoted unless it is plainly safe.
+func dbusExecWord(_ word: String) -> String {
+  let plain = word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/._+-,:@=".contains($0)) }
+  guard !plain || word.isEmpty else { return word }
+  return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}

@@ -1,0 +1,352 @@
+import Foundation
+public import ShareCore
+
+/// Right-click → Share in every file manager: writes each one's entries for the installed
+/// services, keeps them in step, and removes exactly what it wrote.
+///
+/// The generators are pure (``render(services:executable:catalog:)``); ``register(_:at:software:)``
+/// writes their files atomically into a data folder and records them in a manifest, and
+/// ``unregister(at:)`` removes what the manifest lists as long as it still holds what was written.
+/// A file at one of our paths that xdg-share did not write, or that the user edited, is left
+/// alone and reported.
+public enum FileManagerIntegration {
+  /// The bus name of the xdg-share D-Bus service (`ShareDaemon.busName`).
+  public static let busName = "org.xdgshare.Share"
+  /// Every per-service file is named `xdg-share-<id>` plus the format's extension.
+  public static let filePrefix = "xdg-share-"
+  /// Where the manifest lives, below the data folder.
+  static let manifestPath = "xdg-share/registered.json"
+  static let lockPath = "xdg-share/.registered.lock"
+
+  /// For one user or for every user.
+  public enum Scope: Sendable, Equatable {
+    /// `$XDG_DATA_HOME` (and caja-actions' settings in `$XDG_CONFIG_HOME`).
+    case user
+    /// The first `$XDG_DATA_DIRS` folder, `/usr/local/share` by default.
+    case system
+  }
+
+  /// Where the files of a scope go.
+  public struct Location: Sendable, Equatable {
+    /// The data folder: the generated paths are relative to it.
+    public var dataFolder: String
+    /// `$XDG_CONFIG_HOME` for the user scope: caja-actions' settings are merged there.
+    public var configHome: String?
+
+    public init(dataFolder: String, configHome: String?) {
+      self.dataFolder = dataFolder
+      self.configHome = configHome
+    }
+
+    public init(scope: Scope, paths: SearchPaths) {
+      switch scope {
+      case .user: self.init(dataFolder: paths.dataHome, configHome: paths.configHome)
+      case .system: self.init(dataFolder: paths.dataDirectories.first ?? "/usr/local/share", configHome: nil)
+      }
+    }
+
+    var manifestPath: String { dataFolder + "/" + FileManagerIntegration.manifestPath }
+    func absolute(_ relative: String) -> String { dataFolder + "/" + relative }
+  }
+
+  // MARK: Generating
+
+  /// Every file for `services`: a service menu, Send To entry, Nemo action and DES-EMA action
+  /// per service that takes files, the DES-EMA Share menu, the Nautilus extension and the D-Bus
+  /// activation file. Pure: the same input gives the same files.
+  ///
+  /// - Parameters:
+  ///   - services: the services to offer, in menu order.
+  ///   - executable: the absolute path of `xdg-share`, written into every Exec line.
+  ///   - catalog: the MIME types rules are translated into.
+  /// - Throws: ``IntegrationError/unsuitableExecutable(_:)`` when `executable` is not absolute or
+  ///   holds a control character or a backslash, which no Exec line can carry safely everywhere.
+  public static func render(
+    services: [ShareService], executable: String, catalog: MIMECatalog
+  ) throws(IntegrationError) -> Rendering {
+    guard executable.hasPrefix("/"),
+      !executable.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" })
+    else { throw .unsuitableExecutable(executable) }
+    var entries: [MenuEntry] = []
+    var skipped: [SkippedService] = []
+    for service in services {
+      guard isSafeIdentifier(service.id) else {
+        skipped.append(SkippedService(id: service.id, name: service.name, reason: .unsafeIdentifier))
+        continue
+      }
+      guard let coverage = FileCoverage(rule: service.rule, catalog: catalog) else {
+        skipped.append(SkippedService(id: service.id, name: service.name, reason: .takesNoFiles))
+        continue
+      }
+      entries.append(MenuEntry(service: service, coverage: coverage))
+    }
+    var files = DolphinServiceMenus.files(for: entries, executable: executable, catalog: catalog)
+    files.append(NautilusExtension.file(executable: executable))
+    files += ThunarSendTo.files(for: entries, executable: executable)
+    files += NemoActions.files(for: entries, executable: executable, catalog: catalog)
+    files += DesktopActions.files(for: entries, executable: executable, catalog: catalog)
+    files.append(DBusActivationFile.file(executable: executable))
+    return Rendering(files: files, entries: entries, skipped: skipped)
+  }
+
+  /// `[A-Za-z0-9._-]+`: safe as part of a file name and as an Exec argument without quotes.
+  public static func isSafeIdentifier(_ id: String) -> Bool {
+    !id.isEmpty
+      && id.utf8.allSatisfy { byte in
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+          UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+          true
+        default: false
+        }
+      }
+  }
+
+  // MARK: Writing
+
+  /// Whether `register` has written into `location` (and not been undone).
+  public static func isRegistered(at location: Location) -> Bool {
+    FileManager.default.fileExists(atPath: location.manifestPath)
+  }
+
+  /// Writes `rendering` into `location`, replacing what an earlier `register` wrote there:
+  /// files of services that are gone are removed, changed ones rewritten, unchanged ones left.
+  ///
+  /// A file at one of the paths is overwritten or removed only when the manifest lists it and it
+  /// still holds what was written (or it already holds exactly the new contents); anything else
+  /// is the user's and is reported in ``RegistrationReport/leftAlone``.
+  ///
+  /// - Parameters:
+  ///   - executable: recorded so that ``sync(services:catalog:paths:software:)`` keeps using it.
+  ///   - software: what is installed, for the advice in the report.
+  /// - Throws: ``IntegrationError/unreadableManifest(path:reason:)`` when the manifest is
+  ///   damaged: nothing is touched then. Files that cannot be written are reported, not thrown.
+  public static func register(
+    _ rendering: Rendering, executable: String, at location: Location, software: some InstalledSoftware
+  ) throws(IntegrationError) -> RegistrationReport {
+    // Always a report when not only re-syncing.
+    try write(rendering, executable: executable, at: location, software: software, onlyIfRegistered: false)!
+  }
+
+  /// ``register(_:executable:at:software:)``; with `onlyIfRegistered`, nothing happens (and the
+  /// result is `nil`) unless a manifest is there, checked under the lock so that a concurrent
+  /// `unregister` is never undone.
+  private static func write(
+    _ rendering: Rendering, executable: String, at location: Location, software: some InstalledSoftware,
+    onlyIfRegistered: Bool
+  ) throws(IntegrationError) -> RegistrationReport? {
+    var report = RegistrationReport(dataFolder: location.dataFolder, rendering: rendering)
+    var skipped = false
+    try withLock(location) { () throws(IntegrationError) in
+      let old = try Manifest.load(from: location.manifestPath)
+      if onlyIfRegistered, old == nil {
+        skipped = true
+        return
+      }
+      var manifest = Manifest(executable: executable, folders: old?.folders ?? [])
+      let wanted = Set(rendering.files.map(\.path))
+
+      for file in rendering.files {
+        let path = location.absolute(file.path)
+        let bytes = Array(file.contents.utf8)
+        let digest = Manifest.digest(bytes)
+        if let existing = FileSystem.contents(of: path) {
+          let existingDigest = Manifest.digest(existing)
+          let ours = old?.files[file.path] == existingDigest
+          if existing == bytes {
+            // Already right, whoever wrote it; make sure Dolphin can run it.
+            manifest.files[file.path] = digest
+            report.unchanged.append(file)
+            try? FileManager.default.setAttributes(
+              [.posixPermissions: file.isExecutable ? 0o755 : 0o644], ofItemAtPath: path)
+            continue
+          }
+          guard ours else {
+            let reason: LeftAlone.Reason = old?.files[file.path] == nil ? .notWrittenByXDGShare : .editedSince
+            report.leftAlone.append(LeftAlone(path: path, reason: reason))
+            continue
+          }
+        } else if FileManager.default.fileExists(atPath: path) {
+          report.leftAlone.append(LeftAlone(path: path, reason: .notWrittenByXDGShare))
+          continue
+        }
+        do throws(FileSystem.Failure) {
+          let folder = (file.path as NSString).deletingLastPathComponent
+          let created = try FileSystem.createFolders(location.absolute(folder))
+          for made in created {
+            let relative = String(made.dropFirst(location.dataFolder.count + 1))
+            if !manifest.folders.contains(relative) { manifest.folders.append(relative) }
+          }
+          try FileSystem.writeAtomically(file.contents, to: path, mode: file.isExecutable ? 0o755 : 0o644)
+          manifest.files[file.path] = digest
+          report.written.append(file)
+        } catch {
+          report.failures.append(Failure(path: path, reason: error.message))
+        }
+      }
+
+      // Files of services that are gone, or of formats no longer written.
+      for (relative, digest) in (old?.files ?? [:]).sorted(by: { $0.key < $1.key })
+      where !wanted.contains(relative) {
+        let path = location.absolute(relative)
+        guard let existing = FileSystem.contents(of: path) else { continue }
+        guard Manifest.digest(existing) == digest else {
+          report.leftAlone.append(LeftAlone(path: path, reason: .editedSince))
+          continue
+        }
+        do throws(FileSystem.Failure) {
+          try FileSystem.remove(path)
+          report.removed.append(path)
+        } catch {
+          report.failures.append(Failure(path: path, reason: error.message))
+        }
+      }
+
+      if let configHome = location.configHome {
+        let hasActions = !rendering.files(of: .desktopActions).isEmpty
+        manifest.cajaActions = mergeCajaActions(
+          configHome: configHome, enabled: hasActions, earlier: old?.cajaActions, report: &report)
+      }
+
+      manifest.folders.sort()
+      do throws(FileSystem.Failure) {
+        _ = try FileSystem.createFolders(location.absolute("xdg-share"))
+        try FileSystem.writeAtomically(manifest.encoded(), to: location.manifestPath, mode: 0o644)
+      } catch {
+        report.failures.append(Failure(path: location.manifestPath, reason: error.message))
+      }
+    }
+    if skipped { return nil }
+    report.advice = advice(for: report, software: software)
+    return report
+  }
+
+  /// Removes what `register` wrote into `location`: every file the manifest lists that still
+  /// holds what was written, the folders it created once empty, its caja-actions settings, and
+  /// the manifest. Edited files stay and are reported.
+  ///
+  /// - Returns: `nil` when nothing was registered there.
+  public static func unregister(at location: Location) throws(IntegrationError) -> UnregistrationReport? {
+    var report = UnregistrationReport(dataFolder: location.dataFolder)
+    var registered = true
+    try withLock(location) { () throws(IntegrationError) in
+      guard let manifest = try Manifest.load(from: location.manifestPath) else {
+        registered = false
+        return
+      }
+      for (relative, digest) in manifest.files.sorted(by: { $0.key < $1.key }) {
+        let path = location.absolute(relative)
+        guard let existing = FileSystem.contents(of: path) else { continue }
+        guard Manifest.digest(existing) == digest else {
+          report.leftAlone.append(LeftAlone(path: path, reason: .editedSince))
+          continue
+        }
+        do throws(FileSystem.Failure) {
+          try FileSystem.remove(path)
+          report.removed.append(path)
+        } catch {
+          report.failures.append(Failure(path: path, reason: error.message))
+        }
+      }
+      if let record = manifest.cajaActions, let text = FileSystem.contents(of: record.path) {
+        let restored = CajaActionsConfiguration.unmerge(
+          String(decoding: text, as: UTF8.self), record: record, menuID: DesktopActions.menuID,
+          actionPrefix: filePrefix)
+        do throws(FileSystem.Failure) {
+          if let restored {
+            try FileSystem.writeAtomically(restored, to: record.path, mode: 0o644)
+          } else {
+            try FileSystem.remove(record.path)
+            FileSystem.removeIfEmpty((record.path as NSString).deletingLastPathComponent)
+          }
+          report.restoredSettings = record.path
+        } catch {
+          report.failures.append(Failure(path: record.path, reason: error.message))
+        }
+      }
+      guard report.failures.isEmpty else { return }
+      do throws(FileSystem.Failure) {
+        try FileSystem.remove(location.manifestPath)
+      } catch {
+        report.failures.append(Failure(path: location.manifestPath, reason: error.message))
+      }
+      // Deepest first, and only the empty ones.
+      for folder in manifest.folders.sorted(by: { $0.count > $1.count }) {
+        FileSystem.removeIfEmpty(location.absolute(folder))
+      }
+    }
+    if report.failures.isEmpty {
+      try? FileSystem.remove(location.absolute(lockPath))
+      FileSystem.removeIfEmpty(location.absolute("xdg-share"))
+    }
+    return registered ? report : nil
+  }
+
+  /// Brings the user's entries up to date with `services`, if and only if the user ran
+  /// `register` before; the Exec lines keep the xdg-share that `register` recorded. For
+  /// `install`, `uninstall` and the D-Bus service's reload: quiet, and never fails loudly.
+  ///
+  /// - Returns: the report, or `nil` when nothing is registered (or the manifest is damaged).
+  @discardableResult
+  public static func sync(
+    services: [ShareService], catalog: @autoclosure () -> MIMECatalog, paths: SearchPaths,
+    software: some InstalledSoftware = SystemSoftware()
+  ) -> RegistrationReport? {
+    let location = Location(scope: .user, paths: paths)
+    guard isRegistered(at: location),
+      let manifest = try? Manifest.load(from: location.manifestPath),
+      let rendering = try? render(services: services, executable: manifest.executable, catalog: catalog())
+    else { return nil }
+    return
+      (try? write(
+        rendering, executable: manifest.executable, at: location, software: software, onlyIfRegistered: true))
+      ?? nil
+  }
+
+  // MARK: Helpers
+
+  private static func withLock(
+    _ location: Location, _ body: () throws(IntegrationError) -> Void
+  ) throws(IntegrationError) {
+    _ = try? FileSystem.createFolders(location.absolute("xdg-share"))
+    do {
+      try FileSystem.withLock(location.absolute(lockPath)) { try body() }
+    } catch let error as IntegrationError {
+      throw error
+    } catch {
+      throw .unreadableManifest(path: location.manifestPath, reason: "\(error)")
+    }
+  }
+
+  private static func mergeCajaActions(
+    configHome: String, enabled: Bool, earlier: CajaActionsConfiguration.Record?,
+    report: inout RegistrationReport
+  ) -> CajaActionsConfiguration.Record? {
+    let path = configHome + "/" + CajaActionsConfiguration.relativePath
+    let current = FileSystem.contents(of: path).map { String(decoding: $0, as: UTF8.self) }
+    guard enabled else {
+      // No actions any more: undo an earlier merge.
+      guard let earlier, let current else { return nil }
+      let restored = CajaActionsConfiguration.unmerge(
+        current, record: earlier, menuID: DesktopActions.menuID, actionPrefix: filePrefix)
+      if let restored {
+        try? FileSystem.writeAtomically(restored, to: path, mode: 0o644)
+      } else {
+        try? FileSystem.remove(path)
+      }
+      return nil
+    }
+    let (text, record) = CajaActionsConfiguration.merge(
+      current, path: path, menuID: DesktopActions.menuID, actionPrefix: filePrefix, earlier: earlier)
+    guard text != current else { return record }
+    do throws(FileSystem.Failure) {
+      _ = try FileSystem.createFolders((path as NSString).deletingLastPathComponent)
+      try FileSystem.writeAtomically(text, to: path, mode: 0o644)
+      report.changedSettings = path
+      return record
+    } catch {
+      report.failures.append(Failure(path: path, reason: error.message))
+      return earlier
+    }
+  }
+}

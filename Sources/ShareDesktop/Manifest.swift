@@ -1,0 +1,57 @@
+import Foundation
+
+/// What `register` wrote into one data folder: `<data folder>/xdg-share/registered.json`.
+///
+/// Each file is recorded with a digest of the bytes written. `unregister` removes a file only
+/// when it is listed here and still holds those bytes, so a file of the user's, or one the user
+/// has edited since, is never removed.
+struct Manifest: Codable, Equatable {
+  static let currentVersion = 1
+
+  var version = Manifest.currentVersion
+  /// The absolute path of the xdg-share that `register` wrote into every Exec line; re-syncs keep it.
+  var executable: String
+  /// Paths below the data folder, each with the digest of its bytes (``Manifest/digest(_:)``).
+  var files: [String: String] = [:]
+  /// Folders below the data folder that `register` created, removed again when left empty.
+  var folders: [String] = []
+  /// What was merged into caja-actions' configuration, to be undone.
+  var cajaActions: CajaActionsConfiguration.Record?
+
+  /// FNV-1a, 64 bits, in hex: enough to tell whether a file still holds what was written.
+  static func digest(_ bytes: some Sequence<UInt8>) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes {
+      hash ^= UInt64(byte)
+      hash &*= 0x100_0000_01b3
+    }
+    let hex = String(hash, radix: 16)
+    return "fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex
+  }
+
+  static func load(from path: String) throws(IntegrationError) -> Manifest? {
+    guard FileManager.default.fileExists(atPath: path) else { return nil }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw .unreadableManifest(path: path, reason: "cannot be read")
+    }
+    do {
+      let manifest = try JSONDecoder().decode(Manifest.self, from: data)
+      guard manifest.version == currentVersion else {
+        throw IntegrationError.unreadableManifest(
+          path: path, reason: "version \(manifest.version), expected \(currentVersion)")
+      }
+      return manifest
+    } catch let error as IntegrationError {
+      throw error
+    } catch {
+      throw .unreadableManifest(path: path, reason: "not a manifest xdg-share wrote")
+    }
+  }
+
+  func encoded() -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
+    return String(decoding: data, as: UTF8.self) + "\n"
+  }
+}

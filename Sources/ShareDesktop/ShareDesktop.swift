@@ -1,1 +1,0 @@
-// File-manager integration. (Being written.)

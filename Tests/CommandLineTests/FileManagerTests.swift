@@ -1,0 +1,626 @@
+import Foundation
+import ShareCore
+import SharePOSIX
+import ShareTestSupport
+import Testing
+
+/// `xdg-share register` and `unregister` as a user runs them, in a throw-away home.
+@Suite struct RegisterCommandTests {
+  let desktop: TemporaryDesktop
+
+  init() throws {
+    desktop = try TemporaryDesktop()
+  }
+
+  var data: String { "\(desktop.root)/data" }
+
+  /// The xdg-share that the entries run: the built binary, symbolic links resolved.
+  var binary: String { URL(fileURLWithPath: Tool.path).resolvingSymlinksInPath().path }
+
+  @discardableResult
+  func install(_ id: String, name: String, rule: String) throws -> String {
+    try BundleFixture(id: id, name: name, ruleXML: rule).write(into: desktop.userExtensions)
+  }
+
+  @Test func registerWritesEveryFileManagersEntriesAndSaysWhatItDid() throws {
+    try install(
+      "com.example.photos", name: "Photos",
+      rule: BundleFixture.dictionary([
+        ("NSExtensionActivationSupportsImageWithMaxCount", "<integer>1</integer>")
+      ]))
+    try install(
+      "com.example.text", name: "Text",
+      rule: BundleFixture.dictionary([("NSExtensionActivationSupportsText", "<true/>")]))
+    let result = try Tool.run(["register"], on: desktop)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(
+      result.standardOutput.hasPrefix(
+        """
+        Share entries for 1 service in \(data):
+          Dolphin: 1 service menu in kio/servicemenus, in the Share submenu
+          Nautilus: nautilus-python/extensions/xdg-share.py (asks the D-Bus service when the menu opens)
+          Thunar: 1 Send To entry in Thunar/sendto
+          Nemo: 1 action in nemo/actions
+          Caja, PCManFM, PCManFM-Qt: a Share menu with 1 action in file-manager/actions
+          D-Bus: dbus-1/services/org.xdgshare.Share.service
+
+        """), "\(result.standardOutput)")
+    #expect(
+      result.standardOutput.contains(
+        "Not in file managers: Text (com.example.text): it takes no files, only text or links\n"))
+    let sendTo = try String(
+      contentsOfFile: "\(data)/Thunar/sendto/xdg-share-com.example.photos.desktop", encoding: .utf8)
+    #expect(sendTo.contains("\nExec=\(binary) --service com.example.photos -- %F\n"))
+    #expect(sendTo.contains("\nMimeType=image/"))
+    let service = try String(
+      contentsOfFile: "\(data)/dbus-1/services/org.xdgshare.Share.service", encoding: .utf8)
+    #expect(service.contains("\nExec=\(binary) daemon\n"))
+    let mode =
+      try FileManager.default.attributesOfItem(
+        atPath: "\(data)/kio/servicemenus/xdg-share-com.example.photos.desktop")[.posixPermissions] as? Int
+    #expect(mode == 0o755)
+  }
+
+  @Test func unregisterRemovesOnlyWhatRegisterWrote() throws {
+    try install(
+      "com.example.photos", name: "Ph\"o$to;s %F\\",
+      rule: BundleFixture.dictionary([
+        ("NSExtensionActivationSupportsImageWithMaxCount", "<integer>1</integer>")
+      ]))
+    let mine = "\(data)/kio/servicemenus/xdg-share-foo.desktop"
+    try FileManager.default.createDirectory(
+      atPath: "\(data)/kio/servicemenus", withIntermediateDirectories: true)
+    try "[Desktop Entry]\nType=Service\nActions=a;\n".write(toFile: mine, atomically: true, encoding: .utf8)
+    #expect(try Tool.run(["register"], on: desktop).status == 0)
+    let before = try FileManager.default.subpathsOfDirectory(atPath: data).count
+
+    let result = try Tool.run(["unregister"], on: desktop)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardOutput.hasPrefix("Removed 7 files from \(data)\n"), "\(result.standardOutput)")
+    #expect(
+      try String(contentsOfFile: mine, encoding: .utf8) == "[Desktop Entry]\nType=Service\nActions=a;\n")
+    let left = try FileManager.default.subpathsOfDirectory(atPath: data).filter {
+      !$0.hasPrefix("xdg-share/extensions")
+    }
+    #expect(
+      left.sorted() == ["kio", "kio/servicemenus", "kio/servicemenus/xdg-share-foo.desktop", "xdg-share"],
+      "of \(before)")
+
+    let again = try Tool.run(["unregister"], on: desktop)
+    #expect(again.status == 0)
+    #expect(again.standardOutput == "Nothing to remove: xdg-share has not registered anything in \(data)\n")
+  }
+
+  @Test func systemRegistrationGoesToTheFirstDataDirectory() throws {
+    let result = try Tool.run(["register", "--system"], on: desktop)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(
+      FileManager.default.fileExists(atPath: "\(desktop.root)/system/nautilus-python/extensions/xdg-share.py")
+    )
+    #expect(FileManager.default.fileExists(atPath: "\(desktop.root)/system/xdg-share/registered.json"))
+    #expect(!FileManager.default.fileExists(atPath: "\(data)/nautilus-python"))
+    #expect(try Tool.run(["unregister", "--system"], on: desktop).status == 0)
+    #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/system/nautilus-python"))
+  }
+
+  @Test func aDamagedManifestIsAnErrorAndTouchesNothing() throws {
+    #expect(try Tool.run(["register"], on: desktop).status == 0)
+    try "{".write(toFile: "\(data)/xdg-share/registered.json", atomically: true, encoding: .utf8)
+    let result = try Tool.run(["unregister"], on: desktop)
+    #expect(result.status == 1)
+    #expect(
+      result.standardError
+        == "xdg-share: \(data)/xdg-share/registered.json: not a manifest xdg-share wrote; remove it to start afresh (files it listed are then left in place)\n"
+    )
+    #expect(FileManager.default.fileExists(atPath: "\(data)/nautilus-python/extensions/xdg-share.py"))
+  }
+
+  @Test(arguments: [["register", "--sytem"], ["unregister", "extra"]])
+  func usageErrors(_ arguments: [String]) throws {
+    let result = try Tool.run(arguments, on: desktop)
+    #expect(result.status == 2)
+  }
+}
+
+// MARK: - The Nautilus extension, run against the real D-Bus service
+
+/// A Python with GObject introspection (python3-gi), which the Nautilus extension needs.
+private let gobjectPython: String? = {
+  guard
+    let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(
+      where: FileManager.default.isExecutableFile)
+  else { return nil }
+  let check = try? CapturedRun.run(
+    [python, "-c", "import gi; gi.require_version('Gio', '2.0'); from gi.repository import Gio"].map {
+      Array($0.utf8)
+    },
+    environment: ProcessInfo.processInfo.environment)
+  return check?.status == 0 ? python : nil
+}()
+
+/// Everything on PATH (and in the sbin folders, where some distributions put Xvfb).
+private func findProgram(_ name: String) -> String? {
+  let path = (ProcessInfo.processInfo.environment["PATH"] ?? "") + ":/usr/bin:/bin:/usr/sbin:/sbin"
+  return path.split(separator: ":").map { "\($0)/\(name)" }.first(where: FileManager.default.isExecutableFile)
+}
+
+/// Nautilus itself is not needed: the extension is loaded with a stand-in for the `Nautilus`
+/// module, asked for its menu on a private bus where our D-Bus activation file starts the real
+/// `xdg-share daemon`, and its menu item activated.
+@Suite struct NautilusExtensionTests {
+  let desktop: TemporaryDesktop
+
+  init() throws {
+    desktop = try TemporaryDesktop()
+  }
+
+  static let harness = #"""
+    import gi, importlib.util, json, os, sys, time, types
+    real_require = gi.require_version
+    gi.require_version = lambda namespace, version: None if namespace == "Nautilus" else real_require(namespace, version)
+    import gi.repository
+    from gi.repository import Gio
+
+
+    class MenuItem:
+        def __init__(self, name, label, tip, icon):
+            self.name, self.label, self.tip, self.icon = name, label, tip, icon
+            self.handlers, self.submenu = [], None
+
+        def connect(self, signal, callback, *data):
+            self.handlers.append((signal, callback, data))
+
+        def set_submenu(self, menu):
+            self.submenu = menu
+
+        def activate(self):
+            for signal, callback, data in self.handlers:
+                if signal == "activate":
+                    callback(self, *data)
+
+
+    class Menu:
+        def __init__(self):
+            self.items = []
+
+        def append_item(self, item):
+            self.items.append(item)
+
+        def get_items(self):
+            return list(self.items)
+
+
+    class FileInfo:
+        def __init__(self, location):
+            self.location = location
+
+        def get_location(self):
+            return self.location
+
+
+    nautilus = types.ModuleType("gi.repository.Nautilus")
+    nautilus.MenuItem, nautilus.Menu = MenuItem, Menu
+    nautilus.MenuProvider = type("MenuProvider", (object,), {})
+    sys.modules["gi.repository.Nautilus"] = nautilus
+    gi.repository.Nautilus = nautilus
+
+    extension_path, request = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+    spec = importlib.util.spec_from_file_location("xdg_share_extension", extension_path)
+    extension = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(extension)
+    provider = extension.XdgShareMenuProvider()
+
+    def menu(locations):
+        items = provider.get_file_items([FileInfo(location) for location in locations])
+        return [{"label": item.label, "items": [sub.label for sub in item.submenu.get_items()]} for item in items], items
+
+    result = {}
+    locations = [Gio.File.new_for_path(os.fsdecode(bytes.fromhex(path))) for path in request["paths"]]
+    result["menu"], items = menu(locations)
+    result["remote"], _ = menu([Gio.File.new_for_uri("https://example.org/photo.png")])
+    if request.get("activate") and items:
+        target = [sub for sub in items[0].submenu.get_items() if sub.label == request["activate"]]
+        target[0].activate()
+        deadline = time.time() + 30
+        while not os.path.exists(request["wait_for"]) and time.time() < deadline:
+            time.sleep(0.1)
+    print(json.dumps(result))
+    """#
+
+  func run(paths: [[UInt8]], activate: String?, environment: [String: String]) throws -> [String: Any] {
+    let python = try #require(gobjectPython)
+    let request: [String: Any] = [
+      "paths": paths.map { $0.map { String(format: "%02x", $0) }.joined() },
+      "activate": activate as Any, "wait_for": "\(desktop.root)/state/received.json",
+    ]
+    let requestJSON = String(decoding: try JSONSerialization.data(withJSONObject: request), as: UTF8.self)
+    let extensionPath = String(
+      decoding: try JSONSerialization.data(
+        withJSONObject: "\(desktop.root)/data/nautilus-python/extensions/xdg-share.py",
+        options: .fragmentsAllowed),
+      as: UTF8.self)
+    let run = try CapturedRun.run(
+      ["dbus-run-session", "--", python, "-c", Self.harness, extensionPath, requestJSON].map {
+        Array($0.utf8)
+      },
+      environment: environment)
+    let output = String(decoding: run.standardOutput, as: UTF8.self)
+    #expect(run.status == 0, "\(String(decoding: run.standardError, as: UTF8.self))")
+    return try #require(
+      try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
+  }
+
+  @Test(
+    .enabled(if: gobjectPython != nil, "needs python3 with GObject introspection (Debian: python3-gi)"),
+    .enabled(if: findProgram("dbus-run-session") != nil, "needs dbus-run-session (Debian: dbus-daemon)"))
+  func theExtensionOffersWhatTheDaemonSaysAndStartsTheShare() throws {
+    try BundleFixture(
+      id: "com.example.logger", name: "Logger",
+      ruleXML: BundleFixture.dictionary([
+        ("NSExtensionActivationSupportsImageWithMaxCount", "<integer>5</integer>")
+      ]),
+      program: "#!/bin/sh\ncat > \"$XDG_STATE_HOME/received.json\"\necho '{\"complete\": {}}'\n"
+    ).write(into: desktop.userExtensions)
+    try BundleFixture(
+      id: "com.example.pdf", name: "PDF Only",
+      ruleXML: BundleFixture.predicate(
+        "SUBQUERY(extensionItems, $e, SUBQUERY($e.attachments, $a, ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO \"com.adobe.pdf\").@count >= 1).@count == 1"
+      )
+    ).write(into: desktop.userExtensions)
+    let register = try Tool.run(["register"], on: desktop)
+    #expect(register.status == 0, "\(register.standardError)")
+    let photo = try desktop.writeFile(named: Array("photo.png".utf8), contents: tinyPNG)
+    let hostile = try desktop.writeFile(
+      named: Array("$(touch pwned) new\nline é.png".utf8), contents: tinyPNG)
+
+    var environment = desktop.environment
+    environment["XDG_SHARE_IDLE_TIMEOUT"] = "5"
+    let result = try run(paths: [photo, hostile], activate: "Logger", environment: environment)
+    #expect((result["menu"] as? [[String: Any]])?.first?["label"] as? String == "Share")
+    #expect((result["menu"] as? [[String: Any]])?.first?["items"] as? [String] == ["Logger"])
+    #expect((result["remote"] as? [Any])?.isEmpty == true)
+
+    let data = try Data(contentsOf: URL(fileURLWithPath: "\(desktop.root)/state/received.json"))
+    let request = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let attachments =
+      ((request["inputItems"] as? [[String: Any]])?.first?["attachments"] as? [[String: Any]]) ?? []
+    #expect(
+      attachments.compactMap { ($0["url"] as? String).flatMap(FilePath.init(fileURL:))?.bytes } == [
+        photo, hostile,
+      ])
+    #expect(!FileManager.default.fileExists(atPath: "\(desktop.files)/pwned"))
+  }
+
+  @Test(
+    .enabled(if: gobjectPython != nil, "needs python3 with GObject introspection (Debian: python3-gi)"),
+    .enabled(if: findProgram("dbus-run-session") != nil, "needs dbus-run-session (Debian: dbus-daemon)"))
+  func withoutTheServiceTheMenuIsEmptyRatherThanBroken() throws {
+    // Registered, but the activation file points nowhere: the call fails, the menu stays empty.
+    #expect(try Tool.run(["register"], on: desktop).status == 0)
+    try FileManager.default.removeItem(
+      atPath: "\(desktop.root)/data/dbus-1/services/org.xdgshare.Share.service")
+    let photo = try desktop.writeFile(named: Array("photo.png".utf8), contents: tinyPNG)
+    let result = try run(paths: [photo], activate: nil, environment: desktop.environment)
+    #expect((result["menu"] as? [Any])?.isEmpty == true)
+  }
+}
+
+// MARK: - Real file managers under Xvfb
+
+/// The programs that drive a file manager: a virtual X server, input, screenshots and OCR to find
+/// menu items by their labels, whatever the theme and the other entries of the menu.
+private enum Driver {
+  static let tools = ["Xvfb", "xdotool", "import", "convert", "tesseract", "dbus-run-session"]
+  static let missing = tools.filter { findProgram($0) == nil }
+  static var available: Bool { missing.isEmpty }
+}
+
+private struct Box {
+  var x: Int
+  var y: Int
+  var width: Int
+  var height: Int
+  var center: (x: Int, y: Int) { (x + width / 2, y + height / 2) }
+}
+
+/// One Xvfb with one file manager on a private session bus, driven with xdotool; screenshots
+/// and OCR results are kept in `artifacts` (under /tmp) for when a step fails.
+private final class ScreenSession {
+  let environment: [String: String]
+  let artifacts: String
+  private let server: ChildProcess
+  private var fileManager: ChildProcess?
+  private var shots = 0
+
+  init(desktop: TemporaryDesktop, name: String) throws {
+    artifacts = "/tmp/xdg-share-\(name)-\(getpid())"
+    try? FileManager.default.removeItem(atPath: artifacts)
+    try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+    // Xvfb picks a free display itself and writes its number to -displayfd.
+    server = try ChildProcess.spawn(
+      ["Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"].map { Array($0.utf8) },
+      environment: desktop.environment, standardOutput: .pipe, standardError: .null)
+    var number = ""
+    let deadline = Date().addingTimeInterval(20)
+    while !number.hasSuffix("\n"), Date() < deadline, let output = server.standardOutput {
+      guard try output.waitReadable(timeout: 1) else { continue }
+      let bytes = try output.read(upTo: 16)
+      if bytes.isEmpty { break }
+      number += String(decoding: bytes, as: UTF8.self)
+    }
+    guard let display = Int(number.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+      server.signal(Signal.kill)
+      _ = server.wait()
+      throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "Xvfb did not start"])
+    }
+    var environment = desktop.environment
+    environment["DISPLAY"] = ":\(display)"
+    environment["NO_AT_BRIDGE"] = "1"
+    environment["GTK_OVERLAY_SCROLLING"] = "0"
+    // The file managers need the system's icons, GSettings schemas and MIME database.
+    environment["XDG_DATA_DIRS"] = "\(desktop.root)/system:/usr/local/share:/usr/share"
+    environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+    self.environment = environment
+  }
+
+  deinit {
+    if let fileManager {
+      fileManager.signal(Signal.terminate)
+      if fileManager.wait(timeout: 5) == nil {
+        fileManager.signal(Signal.kill)
+        _ = fileManager.wait()
+      }
+    }
+    server.signal(Signal.terminate)
+    _ = server.wait()
+  }
+
+  /// Starts `arguments` in a process group of its own, on a bus of its own.
+  func start(_ arguments: [String]) throws {
+    let log = try FileDescriptor.create(Array("\(artifacts)/file-manager.log".utf8))
+    fileManager = try ChildProcess.spawn(
+      (["dbus-run-session", "--"] + arguments).map { Array($0.utf8) }, environment: environment,
+      standardOutput: .descriptor(log), standardError: .descriptor(log), newProcessGroup: true)
+  }
+
+  @discardableResult
+  func run(_ arguments: [String]) throws -> String {
+    let run = try CapturedRun.run(arguments.map { Array($0.utf8) }, environment: environment)
+    return String(decoding: run.standardOutput, as: UTF8.self)
+  }
+
+  /// The visible windows of a class: the main window and any open menus.
+  func windows(ofClass name: String) throws -> [(id: String, box: Box)] {
+    let output = try run([
+      "xdotool", "search", "--onlyvisible", "--class", name, "getwindowgeometry", "--shell", "%@",
+    ])
+    var result: [(id: String, box: Box)] = []
+    var fields: [String: Int] = [:]
+    var id = ""
+    for line in output.split(separator: "\n") {
+      let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+      guard parts.count == 2 else { continue }
+      if parts[0] == "WINDOW" { id = parts[1] }
+      fields[parts[0]] = Int(parts[1])
+      if parts[0] == "SCREEN", let x = fields["X"], let y = fields["Y"], let w = fields["WIDTH"],
+        let h = fields["HEIGHT"]
+      {
+        result.append((id, Box(x: x, y: y, width: w, height: h)))
+      }
+    }
+    return result
+  }
+
+  /// A screenshot of the whole screen, numbered, named after the step.
+  func screenshot(_ step: String) throws -> String {
+    shots += 1
+    let path = "\(artifacts)/\(shots)-\(step).png"
+    try run(["import", "-window", "root", path])
+    return path
+  }
+
+  /// Where `phrase` is written inside `regions` of the screen, by OCR of each region enlarged
+  /// twice (small UI text reads far better so), as sparse text first, then as a page.
+  func find(_ phrase: String, in regions: [Box], step: String) throws -> Box? {
+    let shot = try screenshot(step)
+    let wanted = phrase.split(separator: " ").map(String.init)
+    for (index, region) in regions.enumerated() {
+      let crop = "\(artifacts)/\(shots)-\(step)-\(index).png"
+      try run([
+        "convert", shot, "-crop", "\(region.width)x\(region.height)+\(region.x)+\(region.y)", "+repage",
+        "-resize",
+        "200%", crop,
+      ])
+      for mode in ["11", "3"] {
+        let tsv = try run(["tesseract", crop, "stdout", "--psm", mode, "tsv"])
+        try? tsv.write(toFile: "\(crop).psm\(mode).tsv", atomically: true, encoding: .utf8)
+        // level page block paragraph line word left top width height confidence text
+        let words: [(text: String, box: Box)] = tsv.split(separator: "\n").dropFirst().compactMap { row in
+          let cells = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+          guard cells.count == 12, cells[0] == "5", let left = Int(cells[6]), let top = Int(cells[7]),
+            let width = Int(cells[8]), let height = Int(cells[9]), !cells[11].isEmpty
+          else { return nil }
+          return (
+            cells[11],
+            Box(x: region.x + left / 2, y: region.y + top / 2, width: width / 2, height: height / 2)
+          )
+        }
+        if let box = Self.phrase(wanted, in: words) { return box }
+      }
+    }
+    return nil
+  }
+
+  /// The words of `phrase` one after the other on one line: each next word a little to the right
+  /// of the one before, at about the same height.
+  static func phrase(_ phrase: [String], in words: [(text: String, box: Box)]) -> Box? {
+    for first in words where first.text == phrase[0] {
+      var last = first.box
+      var matched = true
+      for next in phrase.dropFirst() {
+        guard
+          let word = words.first(where: { word in
+            word.text == next && abs(word.box.center.y - last.center.y) <= max(4, last.height / 2)
+              && word.box.x >= last.x + last.width - 2
+              && word.box.x <= last.x + last.width + 3 * max(last.height, 8)
+          })
+        else {
+          matched = false
+          break
+        }
+        last = word.box
+      }
+      if matched {
+        return Box(
+          x: first.box.x, y: first.box.y, width: last.x + last.width - first.box.x,
+          height: max(first.box.height, last.height))
+      }
+    }
+    return nil
+  }
+
+  /// Polls ``find(_:in:step:)`` over the windows `regions` gives, for up to `timeout` seconds.
+  func waitFor(
+    _ phrase: String, timeout: Double = 20, step: String, regions: () throws -> [Box]
+  ) throws -> Box? {
+    let deadline = Date().addingTimeInterval(timeout)
+    repeat {
+      if let box = try find(phrase, in: try regions(), step: step) { return box }
+      Thread.sleep(forTimeInterval: 0.5)
+    } while Date() < deadline
+    return nil
+  }
+
+  func move(_ x: Int, _ y: Int) throws { try run(["xdotool", "mousemove", "\(x)", "\(y)"]) }
+
+  func click(_ x: Int, _ y: Int, button: Int = 1) throws {
+    try run(["xdotool", "mousemove", "\(x)", "\(y)", "click", "\(button)"])
+  }
+}
+
+/// Right-click a PNG → the Share submenu → the service, in the real Thunar and PCManFM of the
+/// machine under Xvfb; the service's plugin must receive the file.
+@Suite(.serialized) struct FileManagerTests {
+  struct Case: CustomTestStringConvertible, Sendable {
+    var program: String
+    var windowClass: String
+    /// The submenu our entries are in.
+    var submenu: String
+    /// Packages besides the program that must be there.
+    var packages: [String] = []
+    var testDescription: String { program }
+  }
+
+  static let thunar = Case(program: "thunar", windowClass: "thunar", submenu: "Send To")
+  static let pcmanfm = Case(
+    program: "pcmanfm", windowClass: "pcmanfm", submenu: "Share", packages: ["libfm-modules"])
+
+  static func installed(_ item: Case) -> Bool {
+    findProgram(item.program) != nil
+      && item.packages.allSatisfy { package in
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/var/lib/dpkg/info")) ?? []).contains {
+          $0 == "\(package).list" || ($0.hasPrefix("\(package):") && $0.hasSuffix(".list"))
+        }
+      }
+  }
+
+  @Test(
+    .enabled(if: Driver.available, "needs Xvfb, xdotool, ImageMagick, tesseract-ocr and dbus-run-session"),
+    .enabled(if: installed(thunar), "needs Thunar (Debian: thunar)"), .timeLimit(.minutes(3)))
+  func thunarSendsAPNGToTheService() throws {
+    try shareAPNG(with: Self.thunar)
+  }
+
+  @Test(
+    .enabled(if: Driver.available, "needs Xvfb, xdotool, ImageMagick, tesseract-ocr and dbus-run-session"),
+    .enabled(if: installed(pcmanfm), "needs PCManFM with libfm-modules (Debian: pcmanfm libfm-modules)"),
+    .timeLimit(.minutes(3)))
+  func pcmanfmSharesAPNGWithTheService() throws {
+    try shareAPNG(with: Self.pcmanfm)
+  }
+
+  func shareAPNG(with fileManager: Case) throws {
+    let desktop = try TemporaryDesktop()
+    try BundleFixture(
+      id: "com.example.logger", name: "Logger",
+      ruleXML: BundleFixture.dictionary([
+        ("NSExtensionActivationSupportsImageWithMaxCount", "<integer>5</integer>")
+      ]),
+      program: "#!/bin/sh\ncat > \"$XDG_STATE_HOME/received.json\"\necho '{\"complete\": {}}'\n"
+    ).write(into: desktop.userExtensions)
+    let register = try Tool.run(["register"], on: desktop)
+    try #require(register.status == 0, "\(register.standardError)")
+    let photo = try desktop.writeFile(named: Array("photo.png".utf8), contents: tinyPNG)
+    try desktop.writeFile(named: "notes.txt", contents: "hello\n")
+    let received = "\(desktop.root)/state/received.json"
+
+    let session = try ScreenSession(desktop: desktop, name: fileManager.program)
+    func fail(_ message: String) throws -> Never {
+      let shot = (try? session.screenshot("failure")) ?? "(no screenshot)"
+      Issue.record(
+        "\(fileManager.program): \(message); screenshots, OCR output and the log are in \(session.artifacts) (last: \(shot))"
+      )
+      throw CancellationError()
+    }
+    try session.start([fileManager.program, desktop.files])
+
+    // The main window, then the PNG in it.
+    var main: (id: String, box: Box)?
+    let deadline = Date().addingTimeInterval(30)
+    while main == nil, Date() < deadline {
+      main = try session.windows(ofClass: fileManager.windowClass).max {
+        $0.box.width * $0.box.height < $1.box.width * $1.box.height
+      }
+      if main == nil { Thread.sleep(forTimeInterval: 0.25) }
+    }
+    guard let main else { try fail("no window appeared within 30 seconds") }
+    guard let file = try session.waitFor("photo.png", step: "folder", regions: { [main.box] }) else {
+      try fail("photo.png is not shown in the folder")
+    }
+    try session.click(file.center.x, file.center.y)
+    Thread.sleep(forTimeInterval: 0.3)
+    try session.click(file.center.x, file.center.y, button: 3)
+
+    // The context menu: any other window of the program.
+    let menus = {
+      try session.windows(ofClass: fileManager.windowClass).filter { $0.id != main.id }.map(\.box)
+    }
+    guard let submenu = try session.waitFor(fileManager.submenu, step: "menu", regions: menus) else {
+      try fail("the context menu has no \"\(fileManager.submenu)\"")
+    }
+    try session.move(submenu.center.x, submenu.center.y)
+    guard let entry = try session.waitFor("Logger", step: "submenu", regions: menus) else {
+      try fail("the \"\(fileManager.submenu)\" submenu has no \"Logger\"")
+    }
+    // Along the submenu's row first, so that the pointer never crosses another item.
+    try session.move(entry.center.x, submenu.center.y)
+    Thread.sleep(forTimeInterval: 0.2)
+    try session.move(entry.center.x, entry.center.y)
+    Thread.sleep(forTimeInterval: 0.5)
+    _ = try session.screenshot("chosen")
+    try session.click(entry.center.x, entry.center.y)
+
+    let arrival = Date().addingTimeInterval(30)
+    while !FileManager.default.fileExists(atPath: received), Date() < arrival {
+      Thread.sleep(forTimeInterval: 0.2)
+    }
+    guard let data = FileManager.default.contents(atPath: received) else {
+      try fail("the service's plugin received nothing within 30 seconds")
+    }
+    let request = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    #expect(request["serviceId"] as? String == "com.example.logger")
+    let attachments =
+      ((request["inputItems"] as? [[String: Any]])?.first?["attachments"] as? [[String: Any]]) ?? []
+    #expect(attachments.count == 1)
+    let url = try #require(attachments.first?["url"] as? String)
+    // The file manager may spell the folder differently (symbolic links); the file is the same.
+    let path = try #require(FilePath(fileURL: url)?.string)
+    #expect(attachments.first?["typeIdentifiers"] as? [String] == ["public.png", "image/png"])
+    let delivered =
+      URL(fileURLWithPath: path).resolvingSymlinksInPath()
+      == URL(fileURLWithPath: String(decoding: photo, as: UTF8.self)).resolvingSymlinksInPath()
+    #expect(delivered)
+    // Screenshots are kept only when something went wrong.
+    if delivered, attachments.count == 1 { try? FileManager.default.removeItem(atPath: session.artifacts) }
+  }
+}

@@ -1,0 +1,304 @@
+import Foundation
+import ShareCore
+import ShareTestSupport
+import Testing
+
+@testable import ShareDesktop
+
+/// Every generator against golden files in `Snapshots/` (re-record with `RECORD_SNAPSHOTS=1`),
+/// and every file read back the way its file manager reads it.
+@Suite struct GeneratorTests {
+  let rendering = try! FileManagerIntegration.render(
+    services: Fixture.services, executable: Fixture.executable, catalog: Fixture.catalog)
+
+  @Test(arguments: FileManagerFamily.allCases)
+  func matchesItsGoldenFile(_ family: FileManagerFamily) throws {
+    try Snapshot.assertMatches(Fixture.transcript(rendering.files(of: family)), named: family.rawValue)
+  }
+
+  @Test func hostileNamesAndPathMatchTheirGoldenFile() throws {
+    let hostile = try FileManagerIntegration.render(
+      services: Fixture.hostileServices, executable: Fixture.hostileExecutable, catalog: Fixture.catalog)
+    try Snapshot.assertMatches(Fixture.transcript(hostile.files), named: "hostile")
+  }
+
+  @Test func servicesThatTakeNoFilesOrHaveUnsafeIdentifiersAreSkipped() {
+    #expect(
+      rendering.skipped == [
+        SkippedService(id: "org.example.text", name: "Text Only", reason: .takesNoFiles),
+        SkippedService(id: "org.example/evil", name: "Evil Path", reason: .unsafeIdentifier),
+      ])
+    #expect(!rendering.files.contains { $0.path.contains("org.example.text") || $0.path.contains("evil") })
+    #expect(rendering.entries.map(\.service.id).count == 6)
+  }
+
+  @Test func oneFilePerServiceAndFormatPlusTheSharedOnes() {
+    #expect(rendering.files(of: .dolphin).count == 6)
+    #expect(rendering.files(of: .thunar).count == 6)
+    #expect(rendering.files(of: .nemo).count == 6)
+    #expect(rendering.files(of: .desktopActions).count == 7)
+    #expect(rendering.files(of: .nautilus).map(\.path) == ["nautilus-python/extensions/xdg-share.py"])
+    #expect(rendering.files(of: .dbus).map(\.path) == ["dbus-1/services/org.xdgshare.Share.service"])
+    #expect(rendering.files.filter(\.isExecutable).map(\.family).allSatisfy { $0 == .dolphin })
+    #expect(Set(rendering.files.map(\.path)).count == rendering.files.count)
+  }
+
+  @Test func theServiceMenusShareOneSubmenu() throws {
+    for file in rendering.files(of: .dolphin) {
+      let keys = KeyFile(parsing: file.contents)
+      #expect(keys.groups.map(\.name) == ["Desktop Entry", "Desktop Action share"])
+      #expect(keys.value("Type", in: "Desktop Entry") == "Service")
+      #expect(keys.value("X-KDE-Submenu", in: "Desktop Entry") == "Share")
+      #expect(keys.list("Actions", in: "Desktop Entry") == ["share"])
+      #expect(!keys.list("MimeType", in: "Desktop Entry").isEmpty)
+      #expect(file.path.hasPrefix("kio/servicemenus/xdg-share-") && file.path.hasSuffix(".desktop"))
+    }
+    let photos = KeyFile(
+      parsing: try #require(
+        rendering.files.first { $0.path == "kio/servicemenus/xdg-share-org.example.photos.desktop" }
+      ).contents)
+    #expect(photos.list("MimeType", in: "Desktop Entry") == ["image/*"])
+    #expect(photos.value("X-KDE-MaxNumberOfUrls", in: "Desktop Entry") == "1")
+    let pair = KeyFile(
+      parsing: try #require(rendering.files.first { $0.path.hasSuffix("org.example.pair.desktop") }).contents)
+    #expect(pair.value("X-KDE-MinNumberOfUrls", in: "Desktop Entry") == "2")
+    #expect(pair.value("X-KDE-MaxNumberOfUrls", in: "Desktop Entry") == "2")
+  }
+
+  /// Every Exec line of every format runs xdg-share with the service and the files last.
+  @Test(arguments: [Fixture.executable, Fixture.hostileExecutable, "/home/zoë/bin/xdg share;x"])
+  func everyExecLineRunsXDGShareWithTheFilesLast(_ executable: String) throws {
+    let rendering = try FileManagerIntegration.render(
+      services: Fixture.services + Fixture.hostileServices, executable: executable, catalog: Fixture.catalog)
+    var checked = 0
+    for file in rendering.files where [.dolphin, .thunar, .nemo, .desktopActions].contains(file.family) {
+      let keys = KeyFile(parsing: file.contents)
+      for group in keys.groups {
+        guard let exec = keys.value("Exec", in: group.name) else { continue }
+        let id = try #require(rendering.entries.first { file.path.contains($0.service.id) }?.service.id)
+        #expect(execArguments(exec) == [executable, "--service", id, "--", "%F"], "\(file.path)")
+        checked += 1
+      }
+    }
+    #expect(checked == 4 * rendering.entries.count)
+  }
+
+  /// A name with quotes, `$`, `%`, `;`, a newline and backslashes stays one value: the same keys
+  /// in the same groups as any other entry, and the name read back exactly.
+  @Test func hostileNamesChangeNoOtherKey() throws {
+    let hostile = try FileManagerIntegration.render(
+      services: Fixture.hostileServices, executable: Fixture.hostileExecutable, catalog: Fixture.catalog)
+    let plain = try FileManagerIntegration.render(
+      services: [
+        Fixture.service(
+          "org.example.hostile", "Plain", rule: .dictionary(DictionaryRule(maxFiles: 1)), icon: "x",
+          description: "d")
+      ],
+      executable: Fixture.executable, catalog: Fixture.catalog)
+    #expect(hostile.skipped.map(\.id) == [" spaced id"])
+    for (file, reference) in zip(
+      hostile.files.filter { $0.path.contains("hostile") }, plain.files.filter { $0.path.contains("hostile") }
+    ) {
+      let keys = KeyFile(parsing: file.contents)
+      let expected = KeyFile(parsing: reference.contents)
+      #expect(keys.groups.map(\.name) == expected.groups.map(\.name), "\(file.path)")
+      for (group, other) in zip(keys.groups, expected.groups) {
+        #expect(group.entries.map(\.key) == other.entries.map(\.key), "\(file.path) [\(group.name)]")
+      }
+      switch file.family {
+      case .nemo:
+        let name = try #require(keys.value("Name", in: "Nemo Action"))
+        #expect(name.replacingOccurrences(of: "%%", with: "%") == "Share: " + Fixture.hostileName)
+        #expect(!name.replacingOccurrences(of: "%%", with: "").contains("%"))
+      case .dolphin:
+        #expect(keys.value("Name", in: "Desktop Action share") == Fixture.hostileName)
+      default:
+        #expect(keys.value("Name", in: "Desktop Entry") == Fixture.hostileName)
+      }
+    }
+    // No line starts with what the name tried to inject.
+    for file in hostile.files {
+      #expect(
+        !file.contents.split(separator: "\n").contains {
+          $0.hasPrefix("Exec=/bin/rm") || $0 == "[Desktop Entry]" && file.family == .nemo
+        })
+    }
+  }
+
+  @Test func theDesktopActionsMenuListsEveryAction() throws {
+    let menu = KeyFile(
+      parsing: try #require(rendering.files.first { $0.path == "file-manager/actions/xdg-share.desktop" })
+        .contents)
+    #expect(menu.value("Type", in: "Desktop Entry") == "Menu")
+    #expect(menu.value("Name", in: "Desktop Entry") == "Share")
+    #expect(menu.value("Tooltip", in: "Desktop Entry") == "Share")
+    #expect(
+      menu.list("ItemsList", in: "Desktop Entry") == rendering.entries.map { "xdg-share-" + $0.service.id })
+    for file in rendering.files(of: .desktopActions)
+    where file.path != "file-manager/actions/xdg-share.desktop" {
+      let keys = KeyFile(parsing: file.contents)
+      #expect(keys.value("Type", in: "Desktop Entry") == "Action")
+      // PCManFM labels items with the tooltip.
+      #expect(keys.value("Tooltip", in: "Desktop Entry") == keys.value("Name", in: "Desktop Entry"))
+      #expect(keys.list("Profiles", in: "Desktop Entry") == ["main"])
+      #expect(
+        keys.value("SelectionCount", in: "X-Action-Profile main")?.first.map { "<=>".contains($0) } == true)
+    }
+  }
+
+  @Test func nemoActionsUseNemosKeys() throws {
+    for file in rendering.files(of: .nemo) {
+      let keys = KeyFile(parsing: file.contents)
+      #expect(keys.groups.map(\.name) == ["Nemo Action"])
+      let group = try #require(keys.groups.first).entries.map(\.key)
+      #expect(group.contains("Name") && group.contains("Exec") && group.contains("Selection"))
+      #expect(group.contains("Mimetypes") != group.contains("Extensions"))
+      // Nemo loads theme icons only.
+      #expect(keys.value("Icon-Name", in: "Nemo Action")?.contains("/") == false)
+    }
+    let selections = rendering.files(of: .nemo).map {
+      KeyFile(parsing: $0.contents).value("Selection", in: "Nemo Action") ?? ""
+    }
+    #expect(selections == ["s", "notnone", "notnone", "notnone", "2", "notnone"])
+  }
+
+  @Test func thunarGetsExactTypesOnly() throws {
+    for file in rendering.files(of: .thunar) {
+      let keys = KeyFile(parsing: file.contents)
+      #expect(keys.value("Type", in: "Desktop Entry") == "Application")
+      #expect(keys.value("TryExec", in: "Desktop Entry") == Fixture.executable)
+      #expect(
+        !keys.list("MimeType", in: "Desktop Entry").contains { $0.hasSuffix("/*") || $0.hasPrefix("all/") })
+    }
+    let photos = KeyFile(
+      parsing: try #require(
+        rendering.files.first { $0.path == "Thunar/sendto/xdg-share-org.example.photos.desktop" }
+      ).contents)
+    #expect(
+      photos.list("MimeType", in: "Desktop Entry") == [
+        "image/gif", "image/jpeg", "image/png", "image/svg+xml",
+      ])
+    let notes = KeyFile(
+      parsing: try #require(
+        rendering.files.first { $0.path == "Thunar/sendto/xdg-share-org.example.notes.desktop" }
+      ).contents)
+    #expect(notes.list("MimeType", in: "Desktop Entry").contains("application/x-shellscript"))
+  }
+
+  @Test func theDBusFileStartsTheDaemon() throws {
+    for executable in [Fixture.executable, Fixture.hostileExecutable] {
+      let file = DBusActivationFile.file(executable: executable)
+      let keys = KeyFile(parsing: file.contents)
+      #expect(keys.value("Name", in: "D-BUS Service") == "org.xdgshare.Share")
+      let exec = try #require(keys.value("Exec", in: "D-BUS Service"))
+      #expect(shellWords(exec) == [executable, "daemon"])
+    }
+  }
+
+  static let desktopFileValidate = programOnPath("desktop-file-validate")
+  static let python = program("/usr/bin/python3", "/usr/local/bin/python3")
+
+  /// Thunar's Send To entries are application entries: they must pass `desktop-file-validate`
+  /// (desktop-file-utils), hostile names and paths included.
+  @Test(
+    .enabled(
+      if: desktopFileValidate != nil, "desktop-file-validate is not installed (Debian: desktop-file-utils)"),
+    arguments: [false, true])
+  func applicationEntriesPassDesktopFileValidate(hostile: Bool) throws {
+    let rendering =
+      hostile
+      ? try FileManagerIntegration.render(
+        services: Fixture.hostileServices, executable: Fixture.hostileExecutable, catalog: Fixture.catalog)
+      : try FileManagerIntegration.render(
+        services: Fixture.services, executable: Fixture.executable, catalog: Fixture.systemCatalog)
+    let desktop = try TemporaryDesktop()
+    let files = rendering.files(of: .thunar)
+    #expect(!files.isEmpty)
+    for file in files {
+      let path = "\(desktop.files)/" + (file.path as NSString).lastPathComponent
+      try file.contents.write(toFile: path, atomically: true, encoding: .utf8)
+      let result = try runProgram([try #require(Self.desktopFileValidate), path])
+      #expect(result.status == 0, "\(file.path): \(result.output)\(result.error)")
+      // The one warning allowed: `message/rfc822` (an .eml file) is a file type Thunar may share.
+      let warnings = result.output.split(separator: "\n").filter {
+        !$0.hasSuffix("\"message\" is a media type that probably does not make sense in this context")
+      }
+      #expect(warnings.isEmpty, "\(file.path): \(warnings)")
+    }
+  }
+
+  /// The extension is valid Python whose XDG_SHARE constant is exactly the path, whatever it holds.
+  @Test(
+    .enabled(if: python != nil, "python3 is not installed"),
+    arguments: [Fixture.executable, Fixture.hostileExecutable, "/home/zoë/\\\"x\n'''y/xdg-share"])
+  func theNautilusExtensionIsPythonThatNamesTheExecutable(_ executable: String) throws {
+    let source = NautilusExtension.source(executable: executable)
+    #expect(source.unicodeScalars.allSatisfy { $0.isASCII })
+    let check = """
+      import ast, json, sys
+      tree = ast.parse(sys.stdin.read())
+      values = {node.targets[0].id: ast.literal_eval(node.value) for node in tree.body
+                if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)}
+      classes = [node.name for node in tree.body if isinstance(node, ast.ClassDef)]
+      print(json.dumps({"exe": values["XDG_SHARE"], "bus": values["BUS_NAME"], "classes": classes}))
+      """
+    let result = try runProgram([try #require(Self.python), "-c", check], input: source)
+    #expect(result.status == 0, "\(result.error)")
+    let parsed = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+    #expect(parsed["exe"] as? String == executable)
+    #expect(parsed["bus"] as? String == "org.xdgshare.Share")
+    #expect(parsed["classes"] as? [String] == ["XdgShareMenuProvider"])
+  }
+
+  @Test func anExecutableNoExecLineCanCarryIsRefused() {
+    for bad in ["xdg-share", "relative/xdg-share", "/usr/bin/xdg\nshare", "/usr/bin/x\\y", "/bin/\u{7F}"] {
+      #expect(throws: IntegrationError.unsuitableExecutable(bad)) {
+        try FileManagerIntegration.render(services: [], executable: bad, catalog: Fixture.catalog)
+      }
+    }
+  }
+
+  @Test func desktopEntryEscapes() {
+    #expect(DesktopEntry.escape(" a\\b\nc\td\r") == "\\sa\\\\b\\nc\\td\\r")
+    #expect(DesktopEntry.escape("x\u{1}y") == "xy")
+    #expect(DesktopEntry.list(["a;b", "c"]) == "a\\;b;c;")
+    #expect(DesktopEntry.execArgument("/usr/bin/x") == "/usr/bin/x")
+    #expect(DesktopEntry.execArgument("/a b/$x/\"q\"/`c`/\\") == "\"/a b/\\$x/\\\"q\\\"/\\`c\\`/\\\\\"")
+    #expect(DesktopEntry.execArgument("/50%/x") == "/50%%/x")
+    #expect(pythonStringLiteral("a\"b\\c\né😀") == "\"a\\\"b\\\\c\\x0a\\xe9\\U0001f600\"")
+    #expect(dbusExecWord("/usr/bin/xdg-share") == "/usr/bin/xdg-share")
+    #expect(dbusExecWord("/a b/it's") == "'/a b/it'\\''s'")
+  }
+}
+
+/// Splits a line the way `dbus-daemon` (and a shell) does: single quotes literal, double quotes
+/// with backslash escapes, a backslash outside quotes escaping the next character.
+func shellWords(_ line: String) -> [String] {
+  var words: [String] = []
+  var current = ""
+  var has = false
+  var quote: Character?
+  var iterator = line.makeIterator()
+  while let character = iterator.next() {
+    switch (quote, character) {
+    case (nil, "'"), (nil, "\""):
+      quote = character
+      has = true
+    case ("'", "'"), ("\"", "\""):
+      quote = nil
+    case ("\"", "\\"), (nil, "\\"):
+      if let next = iterator.next() { current.append(next) }
+      has = true
+    case (nil, " "):
+      if has { words.append(current) }
+      current = ""
+      has = false
+    default:
+      current.append(character)
+      has = true
+    }
+  }
+  if has { words.append(current) }
+  return words
+}

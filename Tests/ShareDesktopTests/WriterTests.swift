@@ -1,0 +1,265 @@
+import Foundation
+import ShareCore
+import ShareTestSupport
+import Testing
+
+@testable import ShareDesktop
+
+/// Answers from a table, for the advice in reports.
+struct FakeSoftware: InstalledSoftware {
+  var programs: Set<String> = []
+  var packages: Set<String> = []
+  func hasProgram(_ name: String) -> Bool { programs.contains(name) }
+  func hasPackage(_ name: String) -> Bool { packages.contains(name) }
+}
+
+/// `register`, re-`register`, `unregister` and `sync` in a throw-away XDG tree.
+@Suite struct WriterTests {
+  let desktop: TemporaryDesktop
+  let location: FileManagerIntegration.Location
+
+  init() throws {
+    desktop = try TemporaryDesktop()
+    location = .init(dataFolder: "\(desktop.root)/data", configHome: "\(desktop.root)/config")
+  }
+
+  var data: String { location.dataFolder }
+
+  func render(_ services: [ShareService] = Fixture.services, executable: String = Fixture.executable) throws
+    -> Rendering
+  {
+    try FileManagerIntegration.render(services: services, executable: executable, catalog: Fixture.catalog)
+  }
+
+  @discardableResult
+  func register(_ services: [ShareService] = Fixture.services, software: FakeSoftware = FakeSoftware()) throws
+    -> RegistrationReport
+  {
+    try FileManagerIntegration.register(
+      render(services), executable: Fixture.executable, at: location, software: software)
+  }
+
+  /// Every regular file below `folder`, relative, sorted.
+  func files(in folder: String) -> [String] {
+    let enumerator = FileManager.default.enumerator(atPath: folder)
+    var result: [String] = []
+    while let next = enumerator?.nextObject() as? String {
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: "\(folder)/\(next)", isDirectory: &isDirectory),
+        !isDirectory.boolValue
+      {
+        result.append(next)
+      }
+    }
+    return result.sorted()
+  }
+
+  func mode(_ path: String) throws -> Int {
+    try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+  }
+
+  @Test func registerWritesEveryFileWithItsModeAndAManifest() throws {
+    let report = try register()
+    #expect(report.failures.isEmpty && report.leftAlone.isEmpty)
+    #expect(report.written.count == report.rendering.files.count)
+    for file in report.rendering.files {
+      let path = "\(data)/\(file.path)"
+      #expect(FileManager.default.contents(atPath: path) == Data(file.contents.utf8))
+      #expect(try mode(path) == (file.isExecutable ? 0o755 : 0o644), "\(file.path)")
+    }
+    #expect(FileManager.default.fileExists(atPath: "\(data)/xdg-share/registered.json"))
+    // No temporary file is left anywhere.
+    #expect(!files(in: data).contains { ($0 as NSString).lastPathComponent.hasSuffix(".tmp") })
+  }
+
+  @Test func registeringTwiceChangesNothing() throws {
+    try register()
+    let again = try register()
+    #expect(again.written.isEmpty && again.removed.isEmpty && again.changedSettings == nil)
+    #expect(again.unchanged.count == again.rendering.files.count)
+    #expect(!again.changedAnything)
+  }
+
+  @Test func reRegisteringRemovesServicesThatAreGoneAndAddsNewOnes() throws {
+    try register()
+    let fewer =
+      Array(Fixture.services.prefix(1)) + [
+        Fixture.service("org.example.new", "New", rule: .dictionary(DictionaryRule(maxImages: 1)))
+      ]
+    let report = try register(fewer)
+    #expect(report.removed.contains("\(data)/kio/servicemenus/xdg-share-org.example.files.desktop"))
+    #expect(
+      !FileManager.default.fileExists(atPath: "\(data)/Thunar/sendto/xdg-share-org.signal.share.desktop"))
+    #expect(
+      FileManager.default.fileExists(atPath: "\(data)/nemo/actions/xdg-share-org.example.new.nemo_action"))
+    let menu = try String(contentsOfFile: "\(data)/file-manager/actions/xdg-share.desktop", encoding: .utf8)
+    #expect(menu.contains("ItemsList=xdg-share-org.example.photos;xdg-share-org.example.new;"))
+  }
+
+  @Test func aUsersOwnFilesSurviveRegisterAndUnregister() throws {
+    // One beside ours, one at the very path of one of ours, both without our marker or manifest.
+    try FileManager.default.createDirectory(
+      atPath: "\(data)/Thunar/sendto", withIntermediateDirectories: true)
+    let beside = "\(data)/Thunar/sendto/xdg-share-foo.desktop"
+    let clash = "\(data)/Thunar/sendto/xdg-share-org.example.files.desktop"
+    try "[Desktop Entry]\nType=Application\nName=Mine\nExec=mine %F\n".write(
+      toFile: beside, atomically: true, encoding: .utf8)
+    try "[Desktop Entry]\nType=Application\nName=Also mine\nExec=mine %F\n".write(
+      toFile: clash, atomically: true, encoding: .utf8)
+    let before = try (
+      String(contentsOfFile: beside, encoding: .utf8), String(contentsOfFile: clash, encoding: .utf8)
+    )
+
+    let report = try register()
+    #expect(report.leftAlone == [LeftAlone(path: clash, reason: .notWrittenByXDGShare)])
+    let removal = try #require(try FileManagerIntegration.unregister(at: location))
+    #expect(removal.failures.isEmpty)
+    #expect(try String(contentsOfFile: beside, encoding: .utf8) == before.0)
+    #expect(try String(contentsOfFile: clash, encoding: .utf8) == before.1)
+    #expect(!removal.removed.contains(clash) && !removal.removed.contains(beside))
+    // The folder held the user's files before: it stays, with exactly them.
+    #expect(
+      files(in: "\(data)/Thunar") == [
+        "sendto/xdg-share-foo.desktop", "sendto/xdg-share-org.example.files.desktop",
+      ])
+  }
+
+  @Test func unregisterRemovesExactlyWhatRegisterWrote() throws {
+    try "keep".write(toFile: "\(data)/unrelated.txt", atomically: true, encoding: .utf8)
+    try register()
+    let report = try #require(try FileManagerIntegration.unregister(at: location))
+    #expect(report.failures.isEmpty && report.leftAlone.isEmpty)
+    #expect(report.removed.count == (try render()).files.count)
+    // Only what was there before remains; the folders register made are gone.
+    #expect(files(in: data) == ["unrelated.txt"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: data) == ["unrelated.txt"])
+    #expect(files(in: "\(desktop.root)/config").isEmpty)
+    #expect(try FileManagerIntegration.unregister(at: location) == nil)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: data) == ["unrelated.txt"])
+    // Once unregistered, a re-sync writes nothing.
+    let paths = SearchPaths(environment: ["HOME": desktop.root, "XDG_DATA_HOME": data])
+    #expect(
+      FileManagerIntegration.sync(
+        services: Fixture.services, catalog: Fixture.catalog, paths: paths, software: FakeSoftware()) == nil)
+    #expect(files(in: data) == ["unrelated.txt"])
+  }
+
+  @Test func anEditedFileIsTheUsersFromThenOn() throws {
+    try register()
+    let edited = "\(data)/nemo/actions/xdg-share-org.example.photos.nemo_action"
+    try "[Nemo Action]\nName=My own\n".write(toFile: edited, atomically: true, encoding: .utf8)
+    let again = try register()
+    #expect(again.leftAlone == [LeftAlone(path: edited, reason: .editedSince)])
+    #expect(try String(contentsOfFile: edited, encoding: .utf8) == "[Nemo Action]\nName=My own\n")
+    let removal = try #require(try FileManagerIntegration.unregister(at: location))
+    #expect(removal.leftAlone.isEmpty)  // No longer in the manifest: not ours at all.
+    #expect(files(in: data) == ["nemo/actions/xdg-share-org.example.photos.nemo_action"])
+  }
+
+  @Test func aFileEditedAfterTheLastRegisterIsKeptByUnregister() throws {
+    try register()
+    let edited = "\(data)/kio/servicemenus/xdg-share-org.example.files.desktop"
+    try "changed".write(toFile: edited, atomically: true, encoding: .utf8)
+    let removal = try #require(try FileManagerIntegration.unregister(at: location))
+    #expect(removal.leftAlone == [LeftAlone(path: edited, reason: .editedSince)])
+    #expect(FileManager.default.fileExists(atPath: edited))
+  }
+
+  @Test func aFileIdenticalToOursIsAdoptedAfterALostManifest() throws {
+    try register()
+    try FileManager.default.removeItem(atPath: "\(data)/xdg-share/registered.json")
+    let again = try register()
+    #expect(again.leftAlone.isEmpty && again.written.isEmpty)
+    #expect(try FileManagerIntegration.unregister(at: location)?.removed.count == again.rendering.files.count)
+  }
+
+  @Test func aDamagedManifestStopsEverything() throws {
+    try register()
+    try "not json".write(toFile: "\(data)/xdg-share/registered.json", atomically: true, encoding: .utf8)
+    #expect(throws: IntegrationError.self) { try register([]) }
+    #expect(throws: IntegrationError.self) { try FileManagerIntegration.unregister(at: location) }
+    #expect(
+      FileManager.default.fileExists(atPath: "\(data)/kio/servicemenus/xdg-share-org.example.files.desktop"))
+  }
+
+  @Test func cajaActionsSettingsAreMergedAndRestored() throws {
+    let conf = "\(desktop.root)/config/caja-actions/caja-actions.conf"
+    try FileManager.default.createDirectory(
+      atPath: "\(desktop.root)/config/caja-actions", withIntermediateDirectories: true)
+    let original =
+      "# mine\n[runtime]\nitems-level-zero-order=my-action;\nitems-add-about-item=true\n\n[io-providers]\nna-desktop=true\n"
+    try original.write(toFile: conf, atomically: true, encoding: .utf8)
+    let report = try register()
+    #expect(report.changedSettings == conf)
+    let merged = try String(contentsOfFile: conf, encoding: .utf8)
+    #expect(
+      merged
+        == "# mine\n[runtime]\nitems-level-zero-order=xdg-share;my-action;\nitems-add-about-item=false\nitems-create-root-menu=false\n\n[io-providers]\nna-desktop=true\n"
+    )
+    #expect(try register().changedSettings == nil)
+    _ = try FileManagerIntegration.unregister(at: location)
+    #expect(
+      try String(contentsOfFile: conf, encoding: .utf8)
+        == "# mine\n[runtime]\nitems-level-zero-order=my-action;\nitems-add-about-item=true\n\n[io-providers]\nna-desktop=true\n"
+    )
+  }
+
+  @Test func cajaActionsSettingsCreatedByRegisterGoWithUnregister() throws {
+    try register()
+    let conf = "\(desktop.root)/config/caja-actions/caja-actions.conf"
+    #expect(
+      try String(contentsOfFile: conf, encoding: .utf8)
+        == "[runtime]\nitems-level-zero-order=xdg-share;\nitems-create-root-menu=false\nitems-add-about-item=false\n"
+    )
+    _ = try FileManagerIntegration.unregister(at: location)
+    #expect(!FileManager.default.fileExists(atPath: conf))
+    #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/config/caja-actions"))
+  }
+
+  @Test func syncOnlyActsOnceRegistered() throws {
+    let paths = SearchPaths(environment: desktop.environment)
+    // As the D-Bus service calls it: the live system's software, the catalog only built if needed.
+    #expect(
+      FileManagerIntegration.sync(services: Fixture.services, catalog: Fixture.catalog, paths: paths) == nil)
+    #expect(files(in: data).isEmpty)
+    // Registered with another xdg-share: sync keeps that one.
+    _ = try FileManagerIntegration.register(
+      render(executable: "/opt/xdg-share"), executable: "/opt/xdg-share", at: location,
+      software: FakeSoftware())
+    let report = try #require(
+      FileManagerIntegration.sync(
+        services: Array(Fixture.services.prefix(2)), catalog: Fixture.catalog, paths: paths,
+        software: FakeSoftware()))
+    #expect(!report.removed.isEmpty)
+    let entry = try String(
+      contentsOfFile: "\(data)/Thunar/sendto/xdg-share-org.example.files.desktop", encoding: .utf8)
+    #expect(entry.contains("Exec=/opt/xdg-share --service org.example.files -- %F"))
+  }
+
+  @Test func adviceNamesWhatIsMissing() throws {
+    let report = try register(software: FakeSoftware(programs: ["nautilus", "caja", "pcmanfm", "thunar"]))
+    #expect(
+      report.advice == [
+        .installPackage("python3-nautilus", for: .nautilus, program: "Nautilus"),
+        .restart(command: "nautilus -q", for: .nautilus),
+        .installPackage("caja-actions", for: .desktopActions, program: "Caja"),
+        .restart(command: "caja -q", for: .desktopActions),
+        .installPackage("libfm-modules", for: .desktopActions, program: "PCManFM"),
+      ])
+    let complete = try register(
+      software: FakeSoftware(
+        programs: ["nautilus", "caja", "pcmanfm"],
+        packages: ["python3-nautilus", "caja-actions", "libfm-modules"]))
+    #expect(complete.advice.isEmpty)
+  }
+
+  @Test func systemScopeUsesTheFirstDataDirectory() {
+    let paths = SearchPaths(environment: ["HOME": "/home/u", "XDG_DATA_DIRS": "/usr/local/share:/usr/share"])
+    #expect(
+      FileManagerIntegration.Location(scope: .system, paths: paths)
+        == .init(dataFolder: "/usr/local/share", configHome: nil))
+    #expect(
+      FileManagerIntegration.Location(scope: .user, paths: paths)
+        == .init(dataFolder: "/home/u/.local/share", configHome: "/home/u/.config"))
+  }
+}
