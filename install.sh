@@ -31,7 +31,7 @@ build_packages=(pkg-config libglib2.0-dev libdbus-1-dev libcurl4-openssl-dev sha
 # desktop-file-validate, lighttpd as a WebDAV server, xclip under Xvfb, qrencode and zbarimg,
 # and real file managers under Xvfb.
 test_packages=(dbus-daemon desktop-file-utils python3-dbus python3-gi xvfb xclip qrencode zbar-tools
-  lighttpd lighttpd-mod-webdav)
+  lighttpd lighttpd-mod-webdav xdotool imagemagick tesseract-ocr thunar pcmanfm libfm-modules fonts-dejavu-core)
 ensure_packages() {
   local missing=()
   for package in "$@"; do
@@ -106,6 +106,15 @@ if [ -d data/extensions ] && compgen -G 'data/extensions/*.shareext' >/dev/null;
     rm -rf "$extensions/$name"
     mv "$extensions/$name.new" "$extensions/$name"
   done
+fi
+
+# Share in every file manager's menu, and the D-Bus activation file; `register` owns those files
+# and keeps them in step with the installed services from now on.
+say "adding Share to the file managers"
+if [ "$system" = true ]; then
+  XDG_DATA_DIRS="$data_dir:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" "$bin_dir/xdg-share" register --system
+else
+  "$bin_dir/xdg-share" register
 fi
 
 say "done: $("$bin_dir/xdg-share" --version)"

@@ -1,6 +1,7 @@
 import Foundation
 import ShareCore
 import ShareDBus
+import ShareDesktop
 import ShareGLib
 import ShareHost
 import SharePOSIX
@@ -170,6 +171,11 @@ public final class ShareDaemon {
     connection.enqueue(
       DBusMessage.signal(path: Self.objectPath, interface: Self.interface, member: "ServicesChanged"))
     connection.flush()
+    // File-manager entries follow the services, when the user registered them.
+    FileManagerIntegration.sync(
+      services: fresh.offered,
+      catalog: MIMECatalog.load(types: types, mimeDirectories: SharedMIMEDatabase.directories()),
+      paths: fresh.paths)
   }
 
   private func rebuildDictionaries() {

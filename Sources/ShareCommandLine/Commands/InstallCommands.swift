@@ -35,6 +35,7 @@ enum InstallCommands {
       return .failure
     }
     context.output.line("Installed \(service.name) (\(service.id)) in \(destination)")
+    RegisterCommand.resync(context: context)
     return .success
   }
 
@@ -62,6 +63,7 @@ enum InstallCommands {
       }
       context.output.line("Removed \(bundle)")
     }
+    RegisterCommand.resync(context: context)
     return .success
   }
 
