@@ -47,7 +47,7 @@ let package = Package(
     .target(name: "ShareKit", dependencies: ["ShareProtocol", "ShareCore"]),
 
     // The bundled share services, written with ShareKit, served by one executable.
-    .target(name: "ShareServices", dependencies: ["ShareKit", "SharePOSIX"]),
+    .target(name: "ShareServices", dependencies: ["ShareKit", "ShareCore", "SharePOSIX"]),
     .executableTarget(name: "xdg-share-services", dependencies: ["ShareServices", "ShareKit"]),
 
     // File-manager integration: generated Share entries for every file manager.

@@ -6,7 +6,8 @@ public struct KeyFile: Sendable, Equatable {
   public init(parsing text: String) {
     for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline) {
       let line = rawLine.drop { $0 == " " || $0 == "\t" }
-      if line.isEmpty || line.hasPrefix("#") { continue }
+      // `;` starts a comment in the INI files people write by hand, as `#` does in key files.
+      if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
       if line.hasPrefix("["), let end = line.lastIndex(of: "]") {
         groups.append((String(line[line.index(after: line.startIndex)..<end]), []))
       } else if let equals = line.firstIndex(of: "="), !groups.isEmpty {

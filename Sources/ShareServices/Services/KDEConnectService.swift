@@ -1,4 +1,5 @@
 import Foundation
+import ShareCore
 import ShareKit
 
 /// Send via KDE Connect: the shared files, links and texts to a paired phone or computer, with

@@ -1,3 +1,5 @@
+import ShareCore
+
 /// File names as bytes: display, URLs, and the "never overwrite" numbering.
 enum FileNames {
   /// The longest file name Linux file systems take (`NAME_MAX`), in bytes.
@@ -9,33 +11,18 @@ enum FileNames {
 
   /// The last component of `path` (`""` for `/`).
   static func lastComponent(of path: [UInt8]) -> [UInt8] {
-    var end = path.endIndex
-    while end > path.startIndex, path[end - 1] == UInt8(ascii: "/") { end -= 1 }
-    let start = path[..<end].lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? path.startIndex
-    return Array(path[start..<end])
+    FilePath(bytes: path).lastComponent
   }
 
   /// `name` for a message: bytes that are not UTF-8 become U+FFFD and control characters are
   /// escaped, so a name can never forge a second line of a notification.
   static func display(_ name: [UInt8]) -> String {
-    var out = ""
-    for scalar in String(decoding: name, as: UTF8.self).unicodeScalars {
-      switch scalar {
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      case "\r": out += "\\r"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-        out += "\\x" + hex(UInt8(scalar.value))
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
+    FilePath(bytes: name).displayString
   }
 
-  /// A `file://` URL for `path`, percent-encoding every byte but `A-Z a-z 0-9 - . _ ~ /`, so that
-  /// every name survives (RFC 8089; the form the host sends).
+  /// A `file://` URL for `path`, in the form the host sends (every name survives).
   static func fileURL(for path: [UInt8]) -> String {
-    "file://" + percentEncoded(path, keepingSlashes: true)
+    FilePath(bytes: path).fileURL
   }
 
   /// `bytes` percent-encoded: every byte but the unreserved `A-Z a-z 0-9 - . _ ~` (and `/` when
