@@ -55,6 +55,8 @@ public final class ShareDaemon {
   private var dictionaries: [String: DBusValue] = [:]
   /// Replies by the services they list: their marshalled bodies are copied, not rebuilt.
   private var replyCache: [String: DBusMessage] = [:]
+  /// Accepted services by the shape of a selection (see `QueryItems`).
+  private var acceptedByShape: [[String]: [ShareService]] = [:]
   private var requests: [String: ActiveRequest] = [:]
   private let outbox = Outbox()
   private var lastActivity = Clock.now
@@ -180,6 +182,7 @@ public final class ShareDaemon {
 
   private func rebuildDictionaries() {
     replyCache = [:]
+    acceptedByShape = [:]
     dictionaries = Dictionary(
       uniqueKeysWithValues: catalog.registry.services.map { service in
         var entries: [(String, DBusValue)] = [
@@ -274,8 +277,22 @@ public final class ShareDaemon {
       let items = try ItemArguments.decode(arguments[0], argument: "items")
       let (attachments, problems) = catalog.attachments(for: items, inspector: GIOFileInspector())
       guard problems.isEmpty else { throw BusError(.unreadableFiles(problems)) }
-      let selection = ActivationSelection(attachments: attachments, types: types)
-      return reply(message, listing: catalog.services(accepting: selection))
+      // What rules see of a selection (each attachment's kind and identifiers, and any text)
+      // decides every answer: equal shapes get the answer already worked out.
+      var shape: [String] = []
+      shape.reserveCapacity(attachments.count * 3)
+      for attachment in attachments {
+        switch attachment.item {
+        case .file: shape.append("f")
+        case .webURL: shape.append("u")
+        case .text(let text): shape.append("t" + text)
+        }
+        shape.append(contentsOf: attachment.typeIdentifiers)
+      }
+      if let known = acceptedByShape[shape] { return reply(message, listing: known) }
+      let accepted = catalog.services(accepting: ActivationSelection(attachments: attachments, types: types))
+      if acceptedByShape.count < 1024 { acceptedByShape[shape] = accepted }
+      return reply(message, listing: accepted)
     case (Self.interface?, "Share"), (nil, "Share"):
       try expect(message, "saa{sv}a{sv}", names: "(s service_id, aa{sv} items, a{sv} options)")
       return try share(message)

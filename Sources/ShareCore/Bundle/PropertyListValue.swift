@@ -13,6 +13,23 @@ public enum PropertyListValue: Sendable, Hashable {
 
   /// Converts what `PropertyListSerialization` returns.
   init(_ value: Any) {
+    // The common cases first, as the types PropertyListSerialization returns on Linux
+    // (`String`, `[AnyHashable: Any]`): a failed or bridging cast (a String tried as NSNumber, an
+    // `[AnyHashable: Any]` converted to `[String: Any]`) costs as much as the parse itself.
+    if let string = value as? String {
+      self = .string(string)
+      return
+    }
+    if let dictionary = value as? [AnyHashable: Any] {
+      var entries: [String: PropertyListValue] = [:]
+      entries.reserveCapacity(dictionary.count)
+      for (key, inner) in dictionary {
+        let name = (key.base as? String) ?? "\(key)"
+        if entries[name] == nil { entries[name] = PropertyListValue(inner) }
+      }
+      self = .dictionary(entries)
+      return
+    }
     switch value {
     case let bool as Bool where type(of: value) == Bool.self: self = .boolean(bool)
     case let number as NSNumber:

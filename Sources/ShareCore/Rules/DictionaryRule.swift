@@ -51,20 +51,34 @@ public struct DictionaryRule: Sendable, Equatable {
   /// Whether matching is strict: Apple's `UsesStrictMatching || DictionaryVersion < 2`.
   public var isStrict: Bool { usesStrictMatching || version < 2 }
 
-  /// The declared categories with their maxima; text has no maximum.
-  private var limits: [Category: Int] {
-    var limits: [Category: Int] = [:]
-    if let maxFiles { limits[.file] = maxFiles }
-    if let maxImages { limits[.image] = maxImages }
-    if let maxMovies { limits[.movie] = maxMovies }
-    if let links = maxWebURLs ?? maxWebPages { limits[.webURL] = max(links, maxWebPages ?? 0) }
-    if supportsText { limits[.text] = .max }
-    return limits
-  }
-
   /// What a dictionary rule counts: each attachment falls into one category.
   public enum Category: Hashable, Sendable {
     case text, webURL, image, movie, file
+
+    /// The order in which limits are checked: file, image, movie, web URL, text.
+    static let order: [Category] = [.file, .image, .movie, .webURL, .text]
+
+    var index: Int {
+      switch self {
+      case .file: 0
+      case .image: 1
+      case .movie: 2
+      case .webURL: 3
+      case .text: 4
+      }
+    }
+  }
+
+  /// The maximum of category number `index` (``Category/index``); -1 where it is not declared,
+  /// `Int.max` for text, which has no maximum.
+  private func limit(_ index: Int) -> Int {
+    switch index {
+    case 0: maxFiles ?? -1
+    case 1: maxImages ?? -1
+    case 2: maxMovies ?? -1
+    case 3: (maxWebURLs ?? maxWebPages).map { max($0, maxWebPages ?? 0) } ?? -1
+    default: supportsText ? .max : -1
+    }
   }
 
   public func accepts(_ selection: ActivationSelection) -> Bool {
@@ -82,9 +96,27 @@ public struct DictionaryRule: Sendable, Equatable {
       return .tooFewAttachments(minimum: minAttachments, found: total)
     }
 
-    let limits = self.limits
-    var used: [Category: Int] = [:]
-    var undeclared: [Category: Int] = [:]
+    // Fixed-size counters indexed by category: no dictionaries, no hashing, no allocation.
+    var used = (0, 0, 0, 0, 0)
+    var undeclared = (0, 0, 0, 0, 0)
+    func add(_ tuple: inout (Int, Int, Int, Int, Int), _ index: Int, _ count: Int) {
+      switch index {
+      case 0: tuple.0 += count
+      case 1: tuple.1 += count
+      case 2: tuple.2 += count
+      case 3: tuple.3 += count
+      default: tuple.4 += count
+      }
+    }
+    func get(_ tuple: (Int, Int, Int, Int, Int), _ index: Int) -> Int {
+      switch index {
+      case 0: tuple.0
+      case 1: tuple.1
+      case 2: tuple.2
+      case 3: tuple.3
+      default: tuple.4
+      }
+    }
     for (kind, count) in selection.kindCounts {
       let own: Category =
         switch kind {
@@ -95,19 +127,21 @@ public struct DictionaryRule: Sendable, Equatable {
         case .otherFile: .file
         }
       let category: Category? =
-        limits[own] != nil ? own : (own == .image || own == .movie) && limits[.file] != nil ? .file : nil
-      if let category { used[category, default: 0] += count } else { undeclared[own, default: 0] += count }
+        limit(own.index) >= 0
+        ? own : (own == .image || own == .movie) && limit(Category.file.index) >= 0 ? .file : nil
+      if let category { add(&used, category.index, count) } else { add(&undeclared, own.index, count) }
     }
-    for category in [Category.file, .image, .movie, .webURL, .text] {
-      if let count = used[category], count > limits[category, default: 0] {
-        return .tooMany(category, maximum: limits[category, default: 0], found: count)
+    for category in Category.order {
+      let count = get(used, category.index)
+      if count > 0, count > max(0, limit(category.index)) {
+        return .tooMany(category, maximum: max(0, limit(category.index)), found: count)
       }
     }
     // `…AttachmentsWithMaxCount` is Apple's "attachments of any type": with it, every kind is
     // declared, up to the total.
-    if maxAttachments != nil { undeclared = [:] }
-    let undeclaredTotal = undeclared.values.reduce(0, +)
-    let firstUndeclared = [Category.file, .image, .movie, .webURL, .text].first { undeclared[$0] != nil }
+    if maxAttachments != nil { undeclared = (0, 0, 0, 0, 0) }
+    let undeclaredTotal = undeclared.0 + undeclared.1 + undeclared.2 + undeclared.3 + undeclared.4
+    let firstUndeclared = Category.order.first { get(undeclared, $0.index) > 0 }
     if isStrict, let firstUndeclared { return .unsupported(firstUndeclared) }
     if !isStrict, undeclaredTotal == total, let firstUndeclared { return .unsupported(firstUndeclared) }
     return nil

@@ -8,6 +8,8 @@ public struct TypeSystem: Sendable {
   /// Closures already worked out; a long-lived process (the D-Bus service) asks the same
   /// questions again and again.
   private let closures = ClosureCache()
+  /// Identifiers by MIME type, for the same reason.
+  private let identifiersByMIMEType = IdentifierCache()
 
   public init(table: UTITable = .standard, mime: MIMEHierarchy) {
     self.table = table
@@ -16,7 +18,7 @@ public struct TypeSystem: Sendable {
 
   /// Whether an identifier is a MIME type (`image/png`, `image/*`) rather than a UTI.
   public static func isMIMEType(_ identifier: String) -> Bool {
-    identifier.contains("/")
+    identifier.utf8.contains(UInt8(ascii: "/"))
   }
 
   /// The identifiers a file of `mimeType` is registered under: its UTI (the table's, or that of the
@@ -124,8 +126,13 @@ public struct TypeSystem: Sendable {
     var identifiersByType: [String: [String]] = [:]
     func identifiers(_ mimeType: String) -> [String] {
       if let known = identifiersByType[mimeType] { return known }
+      if let known = identifiersByMIMEType.lookup(mimeType) {
+        identifiersByType[mimeType] = known
+        return known
+      }
       let ids = typeIdentifiers(forMIMEType: mimeType)
       identifiersByType[mimeType] = ids
+      identifiersByMIMEType.store(ids, for: mimeType)
       return ids
     }
     for requested in items {
@@ -163,6 +170,22 @@ private final class ClosureCache: Sendable {
     entries.withLock { entries in
       if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
       entries[identifier] = closure
+    }
+  }
+}
+
+/// A bounded, thread-safe memo of the identifiers of MIME types.
+private final class IdentifierCache: Sendable {
+  private let entries = Mutex<[String: [String]]>([:])
+
+  func lookup(_ mimeType: String) -> [String]? {
+    entries.withLock { $0[mimeType] }
+  }
+
+  func store(_ identifiers: [String], for mimeType: String) {
+    entries.withLock { entries in
+      if entries.count >= 4096 { entries.removeAll(keepingCapacity: true) }
+      entries[mimeType] = identifiers
     }
   }
 }
