@@ -41,7 +41,9 @@ let package = Package(
     // The D-Bus session service.
     .target(
       name: "ShareDaemon",
-      dependencies: ["ShareCore", "ShareHost", "ShareDBus", "ShareGLib", "SharePOSIX", "ShareProtocol", "ShareDesktop"]),
+      dependencies: [
+        "ShareCore", "ShareHost", "ShareDBus", "ShareGLib", "SharePOSIX", "ShareProtocol", "ShareDesktop",
+      ]),
 
     // ShareKit: what a share extension written in Swift links against.
     .target(name: "ShareKit", dependencies: ["ShareProtocol", "ShareCore"]),
@@ -56,7 +58,9 @@ let package = Package(
     // The command line: argument parsing, wording, one file per command.
     .target(
       name: "ShareCommandLine",
-      dependencies: ["ShareCore", "ShareGLib", "ShareDBus", "ShareHost", "SharePOSIX", "ShareDaemon", "ShareDesktop"]),
+      dependencies: [
+        "ShareCore", "ShareGLib", "ShareDBus", "ShareHost", "SharePOSIX", "ShareDaemon", "ShareDesktop",
+      ]),
     .executableTarget(name: "xdg-share", dependencies: ["ShareCommandLine", "SharePOSIX"]),
 
     // Benchmarks are executables, run in release: `swift run -c release share-bench`.
@@ -66,7 +70,8 @@ let package = Package(
     .executableTarget(
       name: "bus-bench", dependencies: ["ShareDBus", "SharePOSIX"], path: "Benchmarks/bus-bench"),
 
-    .target(name: "ShareTestSupport", dependencies: ["ShareCore", "SharePOSIX"], path: "Tests/ShareTestSupport"),
+    .target(
+      name: "ShareTestSupport", dependencies: ["ShareCore", "SharePOSIX"], path: "Tests/ShareTestSupport"),
     .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "ShareTestSupport"]),
     .testTarget(name: "ShareGLibTests", dependencies: ["ShareGLib", "ShareCore"]),
     .testTarget(name: "ShareKitTests", dependencies: ["ShareKit", "ShareProtocol", "ShareTestSupport"]),
