@@ -68,10 +68,15 @@ let package = Package(
       name: "share-bench", dependencies: ["ShareCore", "ShareGLib"], path: "Benchmarks/share-bench"),
 
     .executableTarget(
-      name: "bus-bench", dependencies: ["ShareDBus", "SharePOSIX"], path: "Benchmarks/bus-bench"),
+      name: "bus-bench", dependencies: ["ShareDBus", "SharePOSIX", "ShareFixtures"],
+      path: "Benchmarks/bus-bench"),
 
+    // Fixtures without swift-testing, shared by the tests and the benchmarks: the throw-away
+    // desktop, its private bus, bundles. ShareTestSupport re-exports them.
+    .target(name: "ShareFixtures", dependencies: ["SharePOSIX"], path: "Tests/ShareFixtures"),
     .target(
-      name: "ShareTestSupport", dependencies: ["ShareCore", "SharePOSIX"], path: "Tests/ShareTestSupport"),
+      name: "ShareTestSupport", dependencies: ["ShareCore", "SharePOSIX", "ShareFixtures"],
+      path: "Tests/ShareTestSupport"),
     .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "ShareTestSupport"]),
     .testTarget(name: "ShareGLibTests", dependencies: ["ShareGLib", "ShareCore"]),
     .testTarget(name: "ShareKitTests", dependencies: ["ShareKit", "ShareProtocol", "ShareTestSupport"]),

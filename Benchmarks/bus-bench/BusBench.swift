@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import ShareDBus
+import ShareFixtures
 import SharePOSIX
 
 /// The command line: where the service's binary is, how many calls to time.
@@ -72,7 +73,8 @@ final class BusBench {
       children.cleanUp(removing: root)
       SignalWatcher.exit(dyingOf: signal)
     }
-    defer { children.cleanUp(removing: root) }
+    // Names `desktop`, so that the tree outlives every measurement.
+    defer { children.cleanUp(removing: desktop.root) }
 
     print("# bus-bench: org.xdgshare.Share over a private bus\n")
     for (key, value) in Machine.describe() { print("\(key): \(value)") }
@@ -90,7 +92,8 @@ final class BusBench {
     try desktop.fillBundles(upTo: Self.services)
     let png = try desktop.writePNG(named: "photo.png")
     let mixed = try desktop.writeMixedFiles(count: Self.manyFiles)
-    let bus = try PrivateBusDaemon(desktop: desktop, children: children)
+    let bus = try desktop.desktop.startBus()
+    children.add(bus)
     let client = try Client(address: bus.address)
     try client.connection.addMatch(
       "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',"
@@ -106,7 +109,7 @@ final class BusBench {
     // One long-lived service for the rest.
     let service = try startService(desktop: desktop, bus: bus, client: client).service
     Self.progress("round trips: QueryItems, Ping, GetId")
-    let processes = Processes(bus: bus.process.pid, service: service.pid)
+    let processes = Processes(bus: bus.pid, service: service.pid)
     let oneFile = try measureOneFile(client: client, processes: processes, png: png)
     Self.progress("\(Self.manyFiles) files per call")
     let manyFiles = try measureManyFiles(client: client, processes: processes, paths: mixed)
@@ -122,7 +125,7 @@ final class BusBench {
     let coldStarts1000 = try measureColdStarts(
       desktop: desktop, bus: bus, client: client, runs: 3, expectedServices: Self.manyServices)
     let service1000 = try startService(desktop: desktop, bus: bus, client: client).service
-    let processes1000 = Processes(bus: bus.process.pid, service: service1000.pid)
+    let processes1000 = Processes(bus: bus.pid, service: service1000.pid)
     let oneFile1000 = try measureOneFile(
       client: client, processes: processes1000, png: png, callsPerKind: 1000)
     _ = try measureManyFiles(client: client, processes: processes1000, paths: mixed, calls: 5)
@@ -144,7 +147,7 @@ final class BusBench {
   /// Spawns `xdg-share daemon` and waits for `NameOwnerChanged` (subscribed before the spawn),
   /// then for its first answer. Returns the service and both times, from just before the spawn.
   func startService(
-    desktop: BenchDesktop, bus: PrivateBusDaemon, client: Client
+    desktop: BenchDesktop, bus: PrivateBus, client: Client
   ) throws -> (service: ServiceProcess, owned: Double, answered: Double, services: Int) {
     client.drain()
     let start = Clock.now
@@ -201,7 +204,7 @@ final class BusBench {
   }
 
   func measureColdStarts(
-    desktop: BenchDesktop, bus: PrivateBusDaemon, client: Client, runs: Int, expectedServices: Int
+    desktop: BenchDesktop, bus: PrivateBus, client: Client, runs: Int, expectedServices: Int
   ) throws -> ColdStarts {
     var owned: [Double] = []
     var answered: [Double] = []

@@ -1,11 +1,13 @@
 import Foundation
 import Glibc
+import ShareFixtures
 import SharePOSIX
 import Synchronization
 
-/// Every child still running, so that an interrupted run stops them too.
+/// Every child still running, and the private bus, so that an interrupted run stops them too.
 final class Children: Sendable {
   private let running = Mutex<[Int32: ChildProcess]>([:])
+  private let buses = Mutex<[PrivateBus]>([])
   private let cleanedUp = Mutex(false)
 
   /// Stops every child and removes `root`, once: a second caller waits until the first is done.
@@ -20,8 +22,10 @@ final class Children: Sendable {
 
   func add(_ child: ChildProcess) { running.withLock { $0[child.pid] = child } }
   func remove(_ child: ChildProcess) { _ = running.withLock { $0.removeValue(forKey: child.pid) } }
+  /// A bus to stop with the children (``PrivateBus/stop()`` does it once).
+  func add(_ bus: PrivateBus) { buses.withLock { $0.append(bus) } }
 
-  /// Stops every child left: SIGTERM, then SIGKILL after a second.
+  /// Stops every child left: SIGTERM, then SIGKILL after a second; then the buses.
   func stopAll() {
     for child in running.withLock({ Array($0.values) }) {
       child.signal(Signal.terminate)
@@ -31,48 +35,7 @@ final class Children: Sendable {
       }
       remove(child)
     }
-  }
-}
-
-/// A dbus-daemon of the bench's own, listening under the temporary tree.
-final class PrivateBusDaemon {
-  let address: String
-  let process: ChildProcess
-
-  init(desktop: BenchDesktop, children: Children) throws {
-    let configPath = "\(desktop.root)/bus.conf"
-    let socket = "\(desktop.root)/runtime/bus"
-    let config = """
-      <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-       "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-      <busconfig>
-        <type>session</type>
-        <listen>unix:path=\(socket)</listen>
-        <policy context="default">
-          <allow send_destination="*" eavesdrop="true"/>
-          <allow eavesdrop="true"/>
-          <allow own="*"/>
-        </policy>
-      </busconfig>
-      """
-    try Data(config.utf8).write(to: URL(fileURLWithPath: configPath))
-    // `--print-address` writes the address once the bus listens: no polling for the socket.
-    process = try ChildProcess.spawn(
-      ["dbus-daemon", "--nofork", "--nopidfile", "--print-address=1", "--config-file=\(configPath)"].map {
-        Array($0.utf8)
-      }, environment: desktop.environment(busAddress: nil), standardInput: .null, standardOutput: .pipe,
-      standardError: .inherit)
-    children.add(process)
-    var printed: [UInt8] = []
-    while !printed.contains(UInt8(ascii: "\n")) {
-      guard try process.standardOutput!.waitReadable(timeout: 10) else {
-        throw BenchError("dbus-daemon did not start")
-      }
-      let chunk = try process.standardOutput!.read()
-      guard !chunk.isEmpty else { throw BenchError("dbus-daemon exited at start") }
-      printed += chunk
-    }
-    address = "unix:path=\(socket)"
+    for bus in buses.withLock({ Array($0) }) { bus.stop() }
   }
 }
 

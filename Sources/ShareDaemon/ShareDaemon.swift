@@ -31,6 +31,8 @@ public final class ShareDaemon {
     /// ...or this long after the first change, whichever comes first.
     public var maximumDelay: Double = 0.25
     public var maximumRequestsPerCaller = 64
+    /// Callers come and go under new names: the whole service has a limit too.
+    public var maximumRequests = 256
 
     public init(environment: [String: String], idleTimeout: Double) {
       self.environment = environment
@@ -227,7 +229,8 @@ public final class ShareDaemon {
   private func handle(_ message: DBusMessage) -> Bool {
     switch message.kind {
     case .signal:
-      if message.member == "NameOwnerChanged", case .string(let name)? = message.arguments().first,
+      if message.member == "NameOwnerChanged", message.sender == "org.freedesktop.DBus",
+        case .string(let name)? = message.arguments().first,
         catalog.registry.services.contains(where: { $0.requirements.busNames.contains(name) })
       {
         noteChange()
@@ -279,19 +282,27 @@ public final class ShareDaemon {
       guard problems.isEmpty else { throw BusError(.unreadableFiles(problems)) }
       // What rules see of a selection (each attachment's kind and identifiers, and any text)
       // decides every answer: equal shapes get the answer already worked out.
+      // One string per attachment: its kind, its identifiers and, for a text, the text itself,
+      // separated by NUL, which no D-Bus string holds; long texts are not worth keeping.
       var shape: [String] = []
-      shape.reserveCapacity(attachments.count * 3)
+      var cacheable = true
+      shape.reserveCapacity(attachments.count)
       for attachment in attachments {
+        var key: String
         switch attachment.item {
-        case .file: shape.append("f")
-        case .webURL: shape.append("u")
-        case .text(let text): shape.append("t" + text)
+        case .file: key = "f"
+        case .webURL: key = "u"
+        case .text(let text):
+          key = "t"
+          cacheable = cacheable && text.utf8.count <= 256
         }
-        shape.append(contentsOf: attachment.typeIdentifiers)
+        for identifier in attachment.typeIdentifiers { key += "\u{0}" + identifier }
+        if case .text(let text) = attachment.item { key += "\u{0}\u{0}" + text }
+        shape.append(key)
       }
       if let known = acceptedByShape[shape] { return reply(message, listing: known) }
       let accepted = catalog.services(accepting: ActivationSelection(attachments: attachments, types: types))
-      if acceptedByShape.count < 1024 { acceptedByShape[shape] = accepted }
+      if cacheable, acceptedByShape.count < 1024 { acceptedByShape[shape] = accepted }
       return reply(message, listing: accepted)
     case (Self.interface?, "Share"), (nil, "Share"):
       try expect(message, "saa{sv}a{sv}", names: "(s service_id, aa{sv} items, a{sv} options)")
@@ -368,6 +379,13 @@ public final class ShareDaemon {
       }
       token = given
     }
+    guard !stopping else {
+      throw .failed("the service is stopping; call again, and a new one starts")
+    }
+    guard requests.count < configuration.maximumRequests else {
+      throw .limitExceeded(
+        "\(requests.count) requests are in flight; at most \(configuration.maximumRequests)")
+    }
     let inFlight = requests.values.filter { $0.owner == sender }.count
     guard inFlight < configuration.maximumRequestsPerCaller else {
       throw .limitExceeded(
@@ -405,13 +423,13 @@ public final class ShareDaemon {
 
   private func requestPath(sender: String, token: String?) -> String {
     let senderPart = sender.drop { $0 == ":" }.replacingOccurrences(of: ".", with: "_")
-    let token =
-      token
-      ?? {
-        tokenCounter += 1
-        return "xdgshare\(tokenCounter)"
-      }()
-    return "\(Self.requestPrefix)/\(senderPart)/\(token)"
+    if let token { return "\(Self.requestPrefix)/\(senderPart)/\(token)" }
+    // A generated token skips any a caller chose itself.
+    while true {
+      tokenCounter += 1
+      let path = "\(Self.requestPrefix)/\(senderPart)/xdgshare\(tokenCounter)"
+      if requests[path] == nil { return path }
+    }
   }
 
   private func handleRequestCall(_ message: DBusMessage, path: String) throws(BusError) -> DBusMessage? {
@@ -504,7 +522,17 @@ final class Outbox: Sendable {
   private let events = Mutex<[Event]>([])
 
   func post(_ event: Event) {
-    events.withLock { $0.append(event) }
+    events.withLock { events in
+      // A plugin may report progress far faster than anyone reads it: keep only the newest
+      // progress of a request that waits to be sent.
+      if case .progress(let path, _, _) = event,
+        let pending = events.lastIndex(where: { if case .progress(path, _, _) = $0 { true } else { false } })
+      {
+        events[pending] = event
+      } else {
+        events.append(event)
+      }
+    }
   }
 
   func takeAll() -> [Event] {

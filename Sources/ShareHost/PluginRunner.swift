@@ -96,6 +96,8 @@ public final class PluginRunner: Sendable {
       }
       let chunk = (try? output.read()) ?? []
       if chunk.isEmpty { break reading }
+      // After the final event only the end of the output matters: the rest is read and dropped.
+      if final != nil { continue }
       let lines = reader.lines(appending: chunk)
       if reader.isOverlong && final == nil {
         failure = .unreadableOutput(
@@ -209,11 +211,14 @@ struct EventReader {
   mutating func lines(appending chunk: [UInt8]) -> [[UInt8]] {
     buffer += chunk
     var lines: [[UInt8]] = []
-    while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-      let line = Array(buffer[..<newline])
-      buffer.removeSubrange(...newline)
-      if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { lines.append(line) }
+    var start = buffer.startIndex
+    while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      let line = buffer[start..<newline]
+      start = newline + 1
+      if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { lines.append(Array(line)) }
     }
+    // Consumed lines go once per chunk, not once per line: a flood of short lines stays linear.
+    buffer.removeSubrange(..<start)
     return lines
   }
 

@@ -52,3 +52,17 @@ import Testing
     #expect(result.standardOutput.isEmpty)
   }
 }
+
+@Suite struct OptionValueTests {
+  @Test func aValueThatLooksLikeHelpIsAValue() throws {
+    let desktop = try TemporaryDesktop()
+    try BundleFixture(id: "com.example.text", name: "Text", ruleXML: BundleFixture.predicate("TRUEPREDICATE"))
+      .write(into: desktop.userExtensions)
+    let result = try Tool.run(["list", "--text", "-h"], on: desktop)
+    #expect(result.status == 0)
+    #expect(result.standardOutput.hasPrefix("com.example.text"))
+    let missing = try Tool.run(["list", "--text", "--", "a.txt"], on: desktop)
+    #expect(missing.status == 2)
+    #expect(missing.standardError == "xdg-share: option '--text' needs a value\n")
+  }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import ShareFixtures
 import SharePOSIX
 
 /// Runs the built `xdg-share` binary, as a user would.

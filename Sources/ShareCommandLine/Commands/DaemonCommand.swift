@@ -3,9 +3,17 @@ import ShareDaemon
 /// `xdg-share daemon`.
 enum DaemonCommand {
   static func run(idleTimeout: Double?, context: ToolContext) -> ExitCode {
-    let timeout =
-      idleTimeout ?? context.environment["XDG_SHARE_IDLE_TIMEOUT"].flatMap(Double.init)
-      ?? Usage.defaultIdleTimeout
+    var timeout = idleTimeout ?? Usage.defaultIdleTimeout
+    if idleTimeout == nil, let text = context.environment["XDG_SHARE_IDLE_TIMEOUT"], !text.isEmpty {
+      guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+        context.output.error(
+          Usage.message(
+            for: .invalidValue(
+              option: "XDG_SHARE_IDLE_TIMEOUT", value: text, expected: "a number of seconds (0: never)")))
+        return .usage
+      }
+      timeout = seconds
+    }
     let daemon: ShareDaemon
     do {
       daemon = try ShareDaemon(configuration: .init(environment: context.environment, idleTimeout: timeout))

@@ -256,12 +256,22 @@ struct ArgumentCursor {
 
   /// Whether `--help` or `-h` appears before `--`.
   func wantsHelp() throws(UsageError) -> Bool {
+    var skipValue = false
     for argument in arguments {
+      // `--text -h` shares the text "-h".
+      if skipValue {
+        skipValue = false
+        continue
+      }
       if argument == Array("--".utf8) { return false }
       if argument == Array("--help".utf8) || argument == Array("-h".utf8) { return true }
+      skipValue = Self.optionsWithValues.contains(String(decoding: argument, as: UTF8.self))
     }
     return false
   }
+
+  /// The options whose value is the next argument (unless given as `--name=value`).
+  static let optionsWithValues: Set<String> = ["--text", "--url", "--service", "--idle-timeout"]
 
   mutating func next() throws(UsageError) -> Argument? {
     guard let argument = arguments.popFirst() else { return nil }
@@ -281,7 +291,9 @@ struct ArgumentCursor {
   /// The value of an option: after `=`, or the next argument.
   mutating func value(for option: String, inline: [UInt8]?) throws(UsageError) -> [UInt8] {
     if let inline { return inline }
-    guard let value = arguments.popFirst() else { throw .missingValue(option: option) }
+    // `--text -- a.txt` lacks its text: `--` still ends the options.
+    guard let value = arguments.first, value != Array("--".utf8) else { throw .missingValue(option: option) }
+    arguments.removeFirst()
     return value
   }
 

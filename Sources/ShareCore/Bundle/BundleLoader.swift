@@ -31,6 +31,9 @@ private struct ManifestReader {
   let plistPath: String
   var problems: [BundleProblem] = []
 
+  /// The largest Info.plist read; real ones are a few kilobytes.
+  static let maximumPlistSize = 1 << 20
+
   init(bundlePath: String) {
     var trimmed = bundlePath
     while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
@@ -54,8 +57,20 @@ private struct ManifestReader {
     if !bundlePath.hasSuffix(".shareext") {
       problems.append(BundleProblem(file: bundlePath, kind: .notABundle, severity: .warning))
     }
-    guard let data = FileManager.default.contents(atPath: plistPath) else {
+    // A FIFO or a huge file named Info.plist must not hold up every reader of the registry.
+    let attributes = try? FileManager.default.attributesOfItem(atPath: plistPath)
+    guard let attributes else {
       report(nil, .missingFile(expected: .fileInBundle, name: "Info.plist"))
+      return nil
+    }
+    guard attributes[.type] as? FileAttributeType == .typeRegular,
+      (attributes[.size] as? NSNumber)?.intValue ?? 0 <= Self.maximumPlistSize
+    else {
+      report(nil, .unreadable("expected a regular file of at most 1 MiB"))
+      return nil
+    }
+    guard let data = FileManager.default.contents(atPath: plistPath) else {
+      report(nil, .unreadable("permission denied"))
       return nil
     }
     let root: [String: PropertyListValue]

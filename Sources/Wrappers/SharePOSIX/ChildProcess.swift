@@ -1,5 +1,6 @@
 internal import CPOSIX
 import Glibc
+import Synchronization
 
 /// A program started from an argv array with `posix_spawn`: never through a shell.
 public final class ChildProcess: Sendable {
@@ -26,6 +27,8 @@ public final class ChildProcess: Sendable {
   public let standardInput: FileDescriptor?
   public let standardOutput: FileDescriptor?
   public let standardError: FileDescriptor?
+  /// Whether `waitpid` has collected the child.
+  private let reaped = Mutex(false)
 
   private init(
     pid: Int32, group: Bool, input: FileDescriptor?, output: FileDescriptor?, error: FileDescriptor?
@@ -140,33 +143,48 @@ public final class ChildProcess: Sendable {
 
   /// Sends `signal` to the child, or to its whole process group when it leads one.
   public func signal(_ signal: Int32) {
-    _ = hasOwnProcessGroup ? killpg(pid, signal) : kill(pid, signal)
+    // Under the lock that reaping takes: once reaped, the pid may name a stranger.
+    reaped.withLock { reaped in
+      guard !reaped else { return }
+      _ = hasOwnProcessGroup ? killpg(pid, signal) : kill(pid, signal)
+    }
   }
 
-  /// Waits for the child to end (`waitpid`).
+  /// Waits for the child to end (`waitid` without reaping, then `waitpid` under the lock).
   public func wait() -> Termination {
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1 {
-      if errno != EINTR { return .exited(127) }
+    var info = siginfo_t()
+    while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 {
+      if errno != EINTR { break }
     }
-    // The WIFEXITED family are macros; their definitions are spelt out here.
-    let signal = status & 0x7F
-    return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
+    return reap() ?? .exited(127)
   }
 
   /// Waits at most `timeout` seconds for the child to end; `nil` when it is still running.
   public func wait(timeout: Double) -> Termination? {
     let deadline = Clock.now + timeout
-    var status: Int32 = 0
     while true {
-      let result = waitpid(pid, &status, WNOHANG)
-      if result == pid {
-        let signal = status & 0x7F
-        return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
-      }
-      if result == -1 && errno != EINTR { return .exited(127) }
+      var info = siginfo_t()
+      let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
+      // si_pid is 0 while the child runs (siginfo_t's pid lives in a union: read it as raw bytes).
+      let exited =
+        result == 0 && withUnsafeBytes(of: &info) { $0.load(fromByteOffset: 16, as: pid_t.self) } == pid
+      if exited || (result == -1 && errno != EINTR) { return reap() ?? .exited(127) }
       if Clock.now >= deadline { return nil }
       usleep(5_000)
+    }
+  }
+
+  /// Collects the ended child's status; from then on ``signal(_:)`` does nothing.
+  private func reap() -> Termination? {
+    reaped.withLock { reaped -> Termination? in
+      var status: Int32 = 0
+      var result: pid_t
+      repeat { result = waitpid(pid, &status, 0) } while result == -1 && errno == EINTR
+      reaped = true
+      guard result == pid else { return nil }
+      // The WIFEXITED family are macros; their definitions are spelt out here.
+      let signal = status & 0x7F
+      return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
     }
   }
 

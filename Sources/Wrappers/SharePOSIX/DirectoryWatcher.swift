@@ -19,7 +19,7 @@ public final class DirectoryWatcher {
     let mask =
       IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB | IN_DELETE_SELF
       | IN_MOVE_SELF | IN_ONLYDIR
-    let id = inotify_add_watch(descriptor.rawValue, path, UInt32(mask))
+    let id = path.withCString { inotify_add_watch(descriptor.rawValue, $0, UInt32(mask)) }
     guard id >= 0 else { return false }
     watched[id] = path
     return true
@@ -41,11 +41,16 @@ public final class DirectoryWatcher {
       var offset = 0
       let headerSize = MemoryLayout<inotify_event>.size
       while offset + headerSize <= chunk.count {
-        let (id, length) = chunk.withUnsafeBytes { raw in
+        let (id, mask, length) = chunk.withUnsafeBytes { raw in
           let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-          return (event.wd, Int(event.len))
+          return (event.wd, event.mask, Int(event.len))
         }
-        if let path = watched[id] { folders.insert(path) }
+        if let path = watched[id] {
+          folders.insert(path)
+        } else if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+          // Events were lost: anything may have changed.
+          folders.formUnion(watched.values)
+        }
         offset += headerSize + length
       }
     }

@@ -2,7 +2,7 @@ import Foundation
 import SharePOSIX
 import Synchronization
 
-/// A throw-away home and XDG tree, so tests never touch the developer's own.
+/// A throw-away home and XDG tree, so tests and benchmarks never touch the developer's own.
 ///
 /// `XDG_DATA_DIRS` holds one folder whose `mime` links to the system's shared-mime-info database:
 /// content detection is real, while no system-wide share service can leak into a test.
@@ -10,8 +10,9 @@ public final class TemporaryDesktop: Sendable {
   public let root: String
   private let bus = Mutex<PrivateBus?>(nil)
 
-  public init() throws {
-    let template = FileManager.default.temporaryDirectory.appendingPathComponent("xdg-share-test-XXXXXX").path
+  /// Makes the tree under the temporary directory, as `<prefix>-XXXXXX` (`mkdtemp`).
+  public init(prefix: String = "xdg-share-test") throws {
+    let template = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-XXXXXX").path
     var buffer = Array(template.utf8CString)
     guard let made = mkdtemp(&buffer) else { throw CocoaError(.fileWriteUnknown) }
     root = String(cString: made)
@@ -31,6 +32,13 @@ public final class TemporaryDesktop: Sendable {
 
   /// The environment of a process started on this desktop.
   public var environment: [String: String] {
+    // The desktop's own bus once started; never the developer's session bus.
+    environment(busAddress: bus.withLock { $0?.address })
+  }
+
+  /// The environment of a process started on this desktop, on the bus at `busAddress`; with `nil`,
+  /// on none (an address where no bus listens).
+  public func environment(busAddress: String?) -> [String: String] {
     var environment = [
       "HOME": "\(root)/home",
       "XDG_DATA_HOME": "\(root)/data",
@@ -42,9 +50,7 @@ public final class TemporaryDesktop: Sendable {
       "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
       "LANG": "C.UTF-8",
     ]
-    // The desktop's own bus once started; never the developer's session bus.
-    environment["DBUS_SESSION_BUS_ADDRESS"] =
-      bus.withLock { $0?.address } ?? "unix:path=\(root)/runtime/no-bus"
+    environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress ?? "unix:path=\(root)/runtime/no-bus"
     return environment
   }
 
@@ -81,7 +87,7 @@ public final class TemporaryDesktop: Sendable {
   }
 }
 
-/// A 1×1 PNG, for detection tests.
+/// A 1×1 PNG, for detection tests and benchmarks.
 public let tinyPNG: [UInt8] = [
   0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00,
   0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4, 0x89, 0x00, 0x00, 0x00,

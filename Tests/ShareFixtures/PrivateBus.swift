@@ -9,6 +9,8 @@ public final class PrivateBus: Sendable {
   /// Where activatable `.service` files go.
   public let servicesDirectory: String
   private let process: ChildProcess
+  /// The `dbus-daemon` process, for measuring it.
+  public var pid: Int32 { process.pid }
   private let stopped = Mutex(false)
 
   init(root: String, environment: [String: String]) throws {
