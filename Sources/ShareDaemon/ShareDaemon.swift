@@ -116,9 +116,17 @@ public final class ShareDaemon {
         connection.flush()
         return stopping
       })
-    // Answer whatever arrived before the name went, then go.
+    // Answer whatever arrived before the name went (a Share is refused now), then end the
+    // shares in flight, so that each caller still hears its Response and no plugin is left behind.
+    connection.releaseName(Self.busName)
     connection.ingest()
     connection.dispatchPending()
+    for request in requests.values { request.session.cancel() }
+    let deadline = Clock.now + PluginRunner.terminationGrace + 3
+    while !requests.isEmpty, Clock.now < deadline {
+      usleep(10_000)
+      drainOutbox()
+    }
     connection.flush()
     return 0
   }
@@ -464,10 +472,15 @@ public final class ShareDaemon {
         connection.enqueue(signal)
         requests[path] = nil
         lastActivity = Clock.now
+      case .stop:
+        stopping = true
       }
     }
     connection.flush()
   }
+
+  /// A handle other threads (a signal watcher) use to stop the service cleanly.
+  public var stopHandle: StopHandle { StopHandle(outbox: outbox, waker: loop.waker) }
 
   static func response(_ outcome: ShareOutcome, requestID: String) -> [DBusValue] {
     var results: [(String, DBusValue)] = [("request-id", .string(requestID))]
@@ -517,6 +530,8 @@ final class Outbox: Sendable {
   enum Event: Sendable {
     case progress(path: String, fraction: Double, message: String)
     case finished(path: String, requestID: String, outcome: ShareOutcome)
+    /// SIGTERM, or the session ending: stop serving.
+    case stop
   }
 
   private let events = Mutex<[Event]>([])
@@ -540,5 +555,16 @@ final class Outbox: Sendable {
       defer { events = [] }
       return events
     }
+  }
+}
+
+/// Stops a ``ShareDaemon`` from another thread.
+public struct StopHandle: Sendable {
+  fileprivate let outbox: Outbox
+  fileprivate let waker: Waker
+
+  public func stop() {
+    outbox.post(.stop)
+    waker.wake()
   }
 }

@@ -240,6 +240,22 @@ import Testing
     #expect(response?.arguments().first == .uint32(1))
   }
 
+  @Test func terminatingTheServiceEndsItsSharesWithAResponse() throws {
+    let daemon = try startDaemon()
+    let client = try BusConnection.connect(address: bus.address)
+    try client.addMatch("type='signal',interface='org.xdgshare.Request1'")
+    guard
+      case .objectPath(let handle)? = try call(
+        client, "Share", [.string("com.example.echo"), Self.items([[("text", .string("slow"))]]), Self.noOptions]
+      ).arguments().first
+    else { return }
+    _ = client.waitForMessage(timeout: 5) { $0.member == "Progress" }
+    daemon.signal(Signal.terminate)
+    let response = client.waitForMessage(timeout: 10) { $0.member == "Response" && $0.path == handle }
+    #expect(response?.arguments().first == .uint32(1))
+    #expect(daemon.wait() == .exited(0))
+  }
+
   @Test func fiftyConcurrentSharesEachRespondOnce() throws {
     let daemon = try startDaemon()
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }

@@ -1,4 +1,5 @@
 import ShareDaemon
+import SharePOSIX
 
 /// `xdg-share daemon`.
 enum DaemonCommand {
@@ -25,6 +26,10 @@ enum DaemonCommand {
       }
       return .failure
     }
+    // SIGTERM (a session ending) lets the shares in flight end with a Response.
+    let stop = daemon.stopHandle
+    SignalWatcher.onTermination { _ in stop.stop() }
+    defer { SignalWatcher.onTermination(nil) }
     return daemon.run() == 0 ? .success : .failure
   }
 }
