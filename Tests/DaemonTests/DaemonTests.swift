@@ -246,7 +246,8 @@ import Testing
     try client.addMatch("type='signal',interface='org.xdgshare.Request1'")
     guard
       case .objectPath(let handle)? = try call(
-        client, "Share", [.string("com.example.echo"), Self.items([[("text", .string("slow"))]]), Self.noOptions]
+        client, "Share",
+        [.string("com.example.echo"), Self.items([[("text", .string("slow"))]]), Self.noOptions]
       ).arguments().first
     else { return }
     _ = client.waitForMessage(timeout: 5) { $0.member == "Progress" }
