@@ -63,6 +63,8 @@ if [ "$mode" = test ]; then
   unset DBUS_SESSION_BUS_ADDRESS DISPLAY WAYLAND_DISPLAY
   swift build --build-tests
   swift test
+  say "checking the format"
+  swift format lint --strict -r Sources Tests Benchmarks Package.swift
   exit 0
 fi
 
