@@ -61,10 +61,10 @@ if [ "$mode" = test ]; then
   # The tests start their own private bus where they need one; none of them may reach the
   # developer's session bus or desktop.
   unset DBUS_SESSION_BUS_ADDRESS DISPLAY WAYLAND_DISPLAY
-  swift build --build-tests
-  swift test
   say "checking the format"
   swift format lint --strict -r Sources Tests Benchmarks Package.swift
+  swift build --build-tests
+  swift test
   exit 0
 fi
 
