@@ -1,5 +1,6 @@
 import Foundation
 public import ShareCore
+import SharePOSIX
 public import ShareProtocol
 
 /// One share request as recorded under `$XDG_STATE_HOME/xdg-share/history/`: written before the
@@ -17,6 +18,9 @@ public struct HistoryRecord: Codable, Equatable, Sendable {
   public var returningItems: [ItemPayload]?
   /// Where the plugin's standard error went.
   public var log: String?
+  /// The process that ran the request (`xdg-share` or the D-Bus service), so that a record left
+  /// "running" by a host that died can be told from one still running.
+  public var host: Int32?
 
   public enum Status: String, Codable, Sendable {
     case running
@@ -27,7 +31,17 @@ public struct HistoryRecord: Codable, Equatable, Sendable {
   }
 
   /// Whether `retry` makes sense: the request did not complete.
-  public var isRetryable: Bool { status != .completed && status != .running }
+  public var isRetryable: Bool { status != .completed && !isRunning }
+
+  /// Whether the request is still running: recorded so, by a host that is still alive.
+  public var isRunning: Bool {
+    status == .running && host.map(ProcessStatus.isAlive) ?? true
+  }
+
+  /// The status to show: a request whose host died while it ran is "interrupted".
+  public var displayStatus: String {
+    status == .running && !isRunning ? "interrupted" : status.rawValue
+  }
 }
 
 /// A shared item as recorded: files by their `file://` URL, so every name survives.

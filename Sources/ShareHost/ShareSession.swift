@@ -1,5 +1,6 @@
 import Foundation
 public import ShareCore
+import SharePOSIX
 public import ShareProtocol
 
 /// Why a share cannot start, as data.
@@ -55,7 +56,8 @@ public final class ShareSession: Sendable {
       id: requestID, service: service, attachments: attachments, userInfo: userInfo)
     let record = HistoryRecord(
       id: requestID, serviceId: service.id, serviceName: service.name, items: items.map(RecordedItem.init),
-      started: Date(), status: .running, log: history.logPath(for: requestID))
+      started: Date(), status: .running, log: history.logPath(for: requestID),
+      host: ProcessStatus.currentProcess)
     do {
       try history.save(record)
     } catch {

@@ -263,6 +263,25 @@ import Testing
       try Tool.run(["retry", completed], on: desktop).status == 1, "a completed request is not repeated")
   }
 
+  @Test func aRequestWhoseHostDiedIsInterruptedAndCanBeRetried() throws {
+    try plugin("com.example.echo", body: "emit({'complete': {}})")
+    let file = try desktop.writeFile(named: "a.txt", contents: "a")
+    let history = "\(desktop.root)/state/xdg-share/history"
+    try FileManager.default.createDirectory(atPath: history, withIntermediateDirectories: true)
+    // A host pid beyond pid_max never exists.
+    try """
+    {"id": "0b0e0c0d-0000-4000-8000-000000000001", "serviceId": "com.example.echo", "serviceName": "echo",
+     "items": [{"file": "file://\(file)"}], "started": "2026-11-29T10:00:00.000Z", "status": "running",
+     "host": 2147483646}
+    """.write(
+      toFile: "\(history)/0b0e0c0d-0000-4000-8000-000000000001.json", atomically: true, encoding: .utf8)
+    let listed = try Tool.run(["history"], on: desktop).standardOutput
+    #expect(
+      listed.contains("0b0e0c0d  2026-11-29") && listed.contains("interrupted  echo  a.txt"), "\(listed)")
+    let retry = try Tool.run(["retry", "0b0e0c0d"], on: desktop)
+    #expect(retry.status == 0, "\(retry.standardError)")
+  }
+
   @Test func installValidatesCopiesAndUninstallRemoves() throws {
     let bundle = try BundleFixture(
       id: "com.example.new", name: "New", ruleXML: BundleFixture.predicate("TRUEPREDICATE")

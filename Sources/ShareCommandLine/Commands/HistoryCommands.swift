@@ -18,7 +18,7 @@ enum HistoryCommands {
       let summary = (items.first ?? "") + (items.count > 1 ? " (+\(items.count - 1) more)" : "")
       context.output.line(
         [
-          String(record.id.prefix(8)), formatter.string(from: record.started), record.status.rawValue,
+          String(record.id.prefix(8)), formatter.string(from: record.started), record.displayStatus,
           record.serviceName, summary,
         ].joined(separator: "  "))
     }

@@ -32,3 +32,14 @@ public enum Terminal {
     return Int(size.ws_col)
   }
 }
+
+/// Questions about processes by their id.
+public enum ProcessStatus {
+  /// This process's id.
+  public static var currentProcess: Int32 { getpid() }
+
+  /// Whether a process with this id exists (it may belong to someone else: `EPERM` counts).
+  public static func isAlive(_ pid: Int32) -> Bool {
+    pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
+  }
+}
