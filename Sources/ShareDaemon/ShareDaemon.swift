@@ -173,7 +173,9 @@ public final class ShareDaemon {
     let fresh = ServiceCatalog(environment: environment, types: types) {
       DesktopServiceEnvironment(environment: environment, services: $0)
     }
-    watchFolders(for: fresh)
+    // A folder watched only from now on (a bundle being copied in) may have changed between the
+    // scan and the watch: look once more after the quiet period.
+    if watchFolders(for: fresh) { noteChange() }
     guard fresh.offered != catalog.offered || fresh.registry.services != catalog.registry.services else {
       catalog = fresh
       return
@@ -206,7 +208,9 @@ public final class ShareDaemon {
 
   /// Watches every extensions folder, each bundle in them, and for a folder that does not exist
   /// yet its nearest existing parent, so that creating it is noticed.
-  private func watchFolders(for catalog: ServiceCatalog? = nil) {
+  /// Returns whether a folder is watched that was not before.
+  @discardableResult
+  private func watchFolders(for catalog: ServiceCatalog? = nil) -> Bool {
     let catalog = catalog ?? self.catalog
     var folders: Set<String> = []
     for directory in catalog.paths.extensionDirectories {
@@ -227,9 +231,11 @@ public final class ShareDaemon {
       }
     }
     folders.insert(catalog.paths.configHome + "/xdg-share")
-    guard folders != watcher.paths else { return }
+    guard folders != watcher.paths else { return false }
+    let added = !folders.subtracting(watcher.paths).isEmpty
     watcher.removeAll()
     for folder in folders.sorted() { watcher.watch(folder) }
+    return added
   }
 
   // MARK: Calls

@@ -305,6 +305,32 @@ import Testing
     #expect(!ids(try call(client, "ListServices", [])).contains("com.example.late"))
   }
 
+  @Test func aBundleCopiedFileByFileIsSeenWhenComplete() throws {
+    let daemon = try startDaemon()
+    defer {
+      daemon.signal(Signal.terminate)
+      _ = daemon.wait()
+    }
+    let client = try BusConnection.connect(address: bus.address)
+    let staged = try BundleFixture(
+      id: "com.example.slowcopy", name: "Slow", ruleXML: BundleFixture.predicate("TRUEPREDICATE")
+    )
+    .write(into: desktop.root + "/staging")
+    let target = desktop.userExtensions + "/slowcopy.shareext"
+    try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+    usleep(120_000)  // past the quiet period: the empty folder is seen first
+    try FileManager.default.copyItem(atPath: staged + "/share", toPath: target + "/share")
+    usleep(120_000)
+    try FileManager.default.copyItem(atPath: staged + "/Info.plist", toPath: target + "/Info.plist")
+    let deadline = Date().addingTimeInterval(1)
+    var listed = false
+    while !listed, Date() < deadline {
+      listed = ids(try call(client, "ListServices", [])).contains("com.example.slowcopy")
+      if !listed { usleep(20_000) }
+    }
+    #expect(listed)
+  }
+
   @Test func idleExitAndActivationOnDemand() throws {
     let service = """
       [D-BUS Service]
