@@ -53,7 +53,7 @@ let package = Package(
     .executableTarget(name: "xdg-share-services", dependencies: ["ShareServices", "ShareKit"]),
 
     // File-manager integration: generated Share entries for every file manager.
-    .target(name: "ShareDesktop", dependencies: ["ShareCore"]),
+    .target(name: "ShareDesktop", dependencies: ["ShareCore", "SharePOSIX"]),
 
     // The command line: argument parsing, wording, one file per command.
     .target(

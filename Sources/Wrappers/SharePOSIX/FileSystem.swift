@@ -119,3 +119,59 @@ extension SystemError {
   /// Whether the error is "file name too long" (`ENAMETOOLONG`).
   public var isNameTooLong: Bool { errno == ENAMETOOLONG }
 }
+
+extension FileSystem {
+  /// Writes `bytes` to `path` through a temporary file in the same folder (`.NAME.PID.tmp`),
+  /// given `mode` before its name appears, synced and renamed over `path`: a reader at any moment
+  /// sees the old file or the new one. The C functions are `open`, `write`, `fchmod`, `fsync`,
+  /// `rename`.
+  public static func writeAtomically(_ bytes: [UInt8], to path: [UInt8], mode: UInt32) throws(SystemError) {
+    let slash = path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? path.startIndex
+    let temporary = Array(path[..<slash]) + Array(".".utf8) + path[slash...] + Array(".\(getpid()).tmp".utf8)
+    let subject = String(decoding: path, as: UTF8.self)
+    let raw = try withCString(temporary) { cPath throws(SystemError) in
+      try check("open", subject: subject) {
+        open(cPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode)
+      }
+    }
+    let file = FileDescriptor(raw: raw)
+    do {
+      try file.write(bytes)
+      // The umask may have narrowed the mode `open` got; some readers need the x bits.
+      try check("fchmod", subject: subject) { fchmod(raw, mode) }
+      try check("fsync", subject: subject) { fsync(raw) }
+      file.close()
+      try FileSystem.rename(temporary, to: path)
+    } catch {
+      file.close()
+      try? FileSystem.remove(temporary)
+      throw error
+    }
+  }
+
+  /// Runs `body` holding an exclusive `flock` on `path` (created if need be); without a lock
+  /// file (a read-only folder) `body` runs unlocked.
+  public static func withExclusiveLock<T>(onFile path: [UInt8], _ body: () throws -> T) rethrows -> T {
+    let raw = withCString(path) { open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
+    guard raw >= 0 else { return try body() }
+    let lock = FileDescriptor(raw: raw)
+    defer { lock.close() }
+    while flock(raw, LOCK_EX) != 0 && errno == EINTR {}
+    return try body()
+  }
+
+  /// Creates the folder `path` with `mode` (`mkdir`); one that exists already is no failure.
+  public static func makeDirectory(_ path: [UInt8], mode: UInt32 = 0o755) throws(SystemError) {
+    try withCString(path) { cPath throws(SystemError) in
+      guard mkdir(cPath, mode) == 0 || errno == EEXIST else {
+        throw SystemError(call: "mkdir", errno: errno, subject: String(decoding: path, as: UTF8.self))
+      }
+    }
+  }
+
+  /// Removes the folder `path` when it is empty (`rmdir`); returns whether it did.
+  @discardableResult
+  public static func removeEmptyDirectory(_ path: [UInt8]) -> Bool {
+    withCString(path) { rmdir($0) } == 0
+  }
+}
