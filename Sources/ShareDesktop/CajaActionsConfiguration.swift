@@ -1,7 +1,7 @@
 import Foundation
 
-/// caja-actions' own settings, `$XDG_CONFIG_HOME/caja-actions/caja-actions.conf`, a file that
-/// belongs to the user and to caja-actions, which rewrites it.
+/// caja-actions' own settings, `$HOME/.config/caja-actions/caja-actions.conf` (caja-actions 1.27
+/// ignores `$XDG_CONFIG_HOME`), a file that belongs to the user and to caja-actions, which rewrites it.
 ///
 /// Left to itself, caja-actions nests every action under a "Caja-Actions actions" root menu and,
 /// on its first run, records our actions at the top level, emptying the Share menu. So three

@@ -20,7 +20,7 @@ public enum FileManagerIntegration {
 
   /// For one user or for every user.
   public enum Scope: Sendable, Equatable {
-    /// `$XDG_DATA_HOME` (and caja-actions' settings in `$XDG_CONFIG_HOME`).
+    /// `$XDG_DATA_HOME` (and caja-actions' settings in `$HOME/.config`).
     case user
     /// The first `$XDG_DATA_DIRS` folder, `/usr/local/share` by default.
     case system
@@ -30,18 +30,20 @@ public enum FileManagerIntegration {
   public struct Location: Sendable, Equatable {
     /// The data folder: the generated paths are relative to it.
     public var dataFolder: String
-    /// `$XDG_CONFIG_HOME` for the user scope: caja-actions' settings are merged there.
-    public var configHome: String?
+    /// `$HOME/.config` for the user scope, whatever `$XDG_CONFIG_HOME` says: caja-actions 1.27
+    /// reads its settings from `g_get_home_dir()/.config/caja-actions/` only, so they are merged there.
+    public var homeConfig: String?
 
-    public init(dataFolder: String, configHome: String?) {
+    public init(dataFolder: String, homeConfig: String?) {
       self.dataFolder = dataFolder
-      self.configHome = configHome
+      self.homeConfig = homeConfig
     }
 
     public init(scope: Scope, paths: SearchPaths) {
       switch scope {
-      case .user: self.init(dataFolder: paths.dataHome, configHome: paths.configHome)
-      case .system: self.init(dataFolder: paths.dataDirectories.first ?? "/usr/local/share", configHome: nil)
+      case .user:
+        self.init(dataFolder: paths.dataHome, homeConfig: (paths.home == "/" ? "" : paths.home) + "/.config")
+      case .system: self.init(dataFolder: paths.dataDirectories.first ?? "/usr/local/share", homeConfig: nil)
       }
     }
 
@@ -202,10 +204,10 @@ public enum FileManagerIntegration {
         }
       }
 
-      if let configHome = location.configHome {
+      if let homeConfig = location.homeConfig {
         let hasActions = !rendering.files(of: .desktopActions).isEmpty
         manifest.cajaActions = mergeCajaActions(
-          configHome: configHome, enabled: hasActions, earlier: old?.cajaActions, report: &report)
+          homeConfig: homeConfig, enabled: hasActions, earlier: old?.cajaActions, report: &report)
       }
 
       manifest.folders.sort()
@@ -319,10 +321,27 @@ public enum FileManagerIntegration {
   }
 
   private static func mergeCajaActions(
-    configHome: String, enabled: Bool, earlier: CajaActionsConfiguration.Record?,
+    homeConfig: String, enabled: Bool, earlier: CajaActionsConfiguration.Record?,
     report: inout RegistrationReport
   ) -> CajaActionsConfiguration.Record? {
-    let path = configHome + "/" + CajaActionsConfiguration.relativePath
+    let path = homeConfig + "/" + CajaActionsConfiguration.relativePath
+    var earlier = earlier
+    if let moved = earlier, moved.path != path {
+      // An earlier xdg-share merged into `$XDG_CONFIG_HOME`, which caja-actions never reads: undo it
+      // there, and merge afresh where caja-actions looks.
+      if let text = FileSystem.contents(of: moved.path) {
+        let restored = CajaActionsConfiguration.unmerge(
+          String(decoding: text, as: UTF8.self), record: moved, menuID: DesktopActions.menuID,
+          actionPrefix: filePrefix)
+        if let restored {
+          try? FileSystem.writeAtomically(restored, to: moved.path, mode: 0o644)
+        } else {
+          try? FileSystem.remove(moved.path)
+          FileSystem.removeIfEmpty((moved.path as NSString).deletingLastPathComponent)
+        }
+      }
+      earlier = nil
+    }
     let current = FileSystem.contents(of: path).map { String(decoding: $0, as: UTF8.self) }
     guard enabled else {
       // No actions any more: undo an earlier merge.

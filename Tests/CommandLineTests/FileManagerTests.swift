@@ -498,14 +498,18 @@ private final class ScreenSession {
   }
 }
 
-/// Right-click a PNG → the Share submenu → the service, in the real Thunar and PCManFM of the
-/// machine under Xvfb; the service's plugin must receive the file.
+/// Right-click a PNG → the Share submenu → the service, in the real Thunar, PCManFM, Nemo and Caja
+/// of the machine under Xvfb; the service's plugin must receive the file.
 @Suite(.serialized) struct FileManagerTests {
   struct Case: CustomTestStringConvertible, Sendable {
     var program: String
     var windowClass: String
-    /// The submenu our entries are in.
-    var submenu: String
+    /// The submenu our entries are in; `nil` when they are in the context menu itself.
+    var submenu: String?
+    /// The label of our entry.
+    var entry = "Logger"
+    /// Arguments before the folder.
+    var arguments: [String] = []
     /// Packages besides the program that must be there.
     var packages: [String] = []
     var testDescription: String { program }
@@ -514,6 +518,12 @@ private final class ScreenSession {
   static let thunar = Case(program: "thunar", windowClass: "thunar", submenu: "Send To")
   static let pcmanfm = Case(
     program: "pcmanfm", windowClass: "pcmanfm", submenu: "Share", packages: ["libfm-modules"])
+  /// Nemo 5.6 has no submenus for actions: the entry is "Share: Logger" in the menu itself.
+  static let nemo = Case(
+    program: "nemo", windowClass: "nemo", submenu: nil, entry: "Share: Logger", arguments: ["--no-desktop"])
+  static let caja = Case(
+    program: "caja", windowClass: "caja", submenu: "Share", arguments: ["--no-desktop"],
+    packages: ["caja-actions"])
 
   static func installed(_ item: Case) -> Bool {
     findProgram(item.program) != nil
@@ -539,6 +549,21 @@ private final class ScreenSession {
     try shareAPNG(with: Self.pcmanfm)
   }
 
+  @Test(
+    .enabled(if: Driver.available, "needs Xvfb, xdotool, ImageMagick, tesseract-ocr and dbus-run-session"),
+    .enabled(if: installed(nemo), "needs Nemo (Debian: nemo)"), .timeLimit(.minutes(3)))
+  func nemoSharesAPNGWithTheService() throws {
+    try shareAPNG(with: Self.nemo)
+  }
+
+  @Test(
+    .enabled(if: Driver.available, "needs Xvfb, xdotool, ImageMagick, tesseract-ocr and dbus-run-session"),
+    .enabled(if: installed(caja), "needs Caja with caja-actions (Debian: caja caja-actions)"),
+    .timeLimit(.minutes(3)))
+  func cajaSharesAPNGWithTheService() throws {
+    try shareAPNG(with: Self.caja)
+  }
+
   func shareAPNG(with fileManager: Case) throws {
     let desktop = try TemporaryDesktop()
     try BundleFixture(
@@ -562,7 +587,7 @@ private final class ScreenSession {
       )
       throw CancellationError()
     }
-    try session.start([fileManager.program, desktop.files])
+    try session.start([fileManager.program] + fileManager.arguments + [desktop.files])
 
     // The main window, then the PNG in it.
     var main: (id: String, box: Box)?
@@ -585,16 +610,25 @@ private final class ScreenSession {
     let menus = {
       try session.windows(ofClass: fileManager.windowClass).filter { $0.id != main.id }.map(\.box)
     }
-    guard let submenu = try session.waitFor(fileManager.submenu, step: "menu", regions: menus) else {
-      try fail("the context menu has no \"\(fileManager.submenu)\"")
+    let entry: Box
+    if let label = fileManager.submenu {
+      guard let submenu = try session.waitFor(label, step: "menu", regions: menus) else {
+        try fail("the context menu has no \"\(label)\"")
+      }
+      try session.move(submenu.center.x, submenu.center.y)
+      guard let found = try session.waitFor(fileManager.entry, step: "submenu", regions: menus) else {
+        try fail("the \"\(label)\" submenu has no \"\(fileManager.entry)\"")
+      }
+      entry = found
+      // Along the submenu's row first, so that the pointer never crosses another item.
+      try session.move(entry.center.x, submenu.center.y)
+      Thread.sleep(forTimeInterval: 0.2)
+    } else {
+      guard let found = try session.waitFor(fileManager.entry, step: "menu", regions: menus) else {
+        try fail("the context menu has no \"\(fileManager.entry)\"")
+      }
+      entry = found
     }
-    try session.move(submenu.center.x, submenu.center.y)
-    guard let entry = try session.waitFor("Logger", step: "submenu", regions: menus) else {
-      try fail("the \"\(fileManager.submenu)\" submenu has no \"Logger\"")
-    }
-    // Along the submenu's row first, so that the pointer never crosses another item.
-    try session.move(entry.center.x, submenu.center.y)
-    Thread.sleep(forTimeInterval: 0.2)
     try session.move(entry.center.x, entry.center.y)
     Thread.sleep(forTimeInterval: 0.5)
     _ = try session.screenshot("chosen")

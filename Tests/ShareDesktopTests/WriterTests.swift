@@ -20,7 +20,7 @@ struct FakeSoftware: InstalledSoftware {
 
   init() throws {
     desktop = try TemporaryDesktop()
-    location = .init(dataFolder: "\(desktop.root)/data", configHome: "\(desktop.root)/config")
+    location = .init(dataFolder: "\(desktop.root)/data", homeConfig: "\(desktop.root)/config")
   }
 
   var data: String { location.dataFolder }
@@ -216,6 +216,22 @@ struct FakeSoftware: InstalledSoftware {
     #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/config/caja-actions"))
   }
 
+  /// A manifest from before the settings moved to `$HOME/.config`: the old merge is undone.
+  @Test func cajaActionsSettingsMergedElsewhereMoveWhereCajaActionsReadsThem() throws {
+    let elsewhere = FileManagerIntegration.Location(
+      dataFolder: data, homeConfig: "\(desktop.root)/xdg-config")
+    _ = try FileManagerIntegration.register(
+      render(), executable: Fixture.executable, at: elsewhere, software: FakeSoftware())
+    let old = "\(desktop.root)/xdg-config/caja-actions/caja-actions.conf"
+    #expect(FileManager.default.fileExists(atPath: old))
+    let report = try register()
+    let conf = "\(desktop.root)/config/caja-actions/caja-actions.conf"
+    #expect(report.changedSettings == conf)
+    #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/xdg-config/caja-actions"))
+    _ = try FileManagerIntegration.unregister(at: location)
+    #expect(!FileManager.default.fileExists(atPath: conf))
+  }
+
   @Test func syncOnlyActsOnceRegistered() throws {
     let paths = SearchPaths(environment: desktop.environment)
     // As the D-Bus service calls it: the live system's software, the catalog only built if needed.
@@ -257,9 +273,16 @@ struct FakeSoftware: InstalledSoftware {
     let paths = SearchPaths(environment: ["HOME": "/home/u", "XDG_DATA_DIRS": "/usr/local/share:/usr/share"])
     #expect(
       FileManagerIntegration.Location(scope: .system, paths: paths)
-        == .init(dataFolder: "/usr/local/share", configHome: nil))
+        == .init(dataFolder: "/usr/local/share", homeConfig: nil))
     #expect(
       FileManagerIntegration.Location(scope: .user, paths: paths)
-        == .init(dataFolder: "/home/u/.local/share", configHome: "/home/u/.config"))
+        == .init(dataFolder: "/home/u/.local/share", homeConfig: "/home/u/.config"))
+  }
+
+  /// caja-actions reads `g_get_home_dir()/.config` whatever `XDG_CONFIG_HOME` says (seen with the
+  /// real Caja 1.26 + caja-actions 1.27: settings in `$XDG_CONFIG_HOME` alone left the root menu).
+  @Test func cajaActionsSettingsGoToTheHomeConfigFolderWhateverXDGConfigHomeSays() {
+    let paths = SearchPaths(environment: ["HOME": "/home/u", "XDG_CONFIG_HOME": "/elsewhere/config"])
+    #expect(FileManagerIntegration.Location(scope: .user, paths: paths).homeConfig == "/home/u/.config")
   }
 }
