@@ -31,7 +31,8 @@ build_packages=(pkg-config libglib2.0-dev libdbus-1-dev libcurl4-openssl-dev sha
 # desktop-file-validate, lighttpd as a WebDAV server, xclip under Xvfb, qrencode and zbarimg,
 # and real file managers under Xvfb.
 test_packages=(dbus-daemon desktop-file-utils python3-dbus python3-gi xvfb xclip qrencode zbar-tools
-  lighttpd lighttpd-mod-webdav xdotool imagemagick tesseract-ocr thunar pcmanfm libfm-modules fonts-dejavu-core)
+  lighttpd lighttpd-mod-webdav xdotool imagemagick tesseract-ocr thunar pcmanfm libfm-modules nemo caja caja-actions
+  fonts-dejavu-core)
 ensure_packages() {
   local missing=()
   for package in "$@"; do
