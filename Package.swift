@@ -78,7 +78,7 @@ let package = Package(
       name: "ShareTestSupport", dependencies: ["ShareCore", "SharePOSIX", "ShareFixtures"],
       path: "Tests/ShareTestSupport"),
     .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "ShareTestSupport"]),
-    .testTarget(name: "ShareGLibTests", dependencies: ["ShareGLib", "ShareCore"]),
+    .testTarget(name: "ShareGLibTests", dependencies: ["ShareGLib", "ShareCore", "ShareTestSupport"]),
     .testTarget(name: "ShareKitTests", dependencies: ["ShareKit", "ShareProtocol", "ShareTestSupport"]),
     .testTarget(name: "ShareServicesTests", dependencies: ["ShareServices", "ShareKit", "ShareTestSupport"]),
     .testTarget(
