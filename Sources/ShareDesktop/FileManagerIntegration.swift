@@ -190,17 +190,11 @@ public enum FileManagerIntegration {
       // Files of services that are gone, or of formats no longer written.
       for (relative, digest) in (old?.files ?? [:]).sorted(by: { $0.key < $1.key })
       where !wanted.contains(relative) {
-        let path = location.absolute(relative)
-        guard let existing = FileSystem.contents(of: path) else { continue }
-        guard Manifest.digest(existing) == digest else {
-          report.leftAlone.append(LeftAlone(path: path, reason: .editedSince))
-          continue
-        }
-        do throws(FileSystem.Failure) {
-          try FileSystem.remove(path)
-          report.removed.append(path)
-        } catch {
-          report.failures.append(Failure(path: path, reason: error.message))
+        switch removeIfUnchanged(location.absolute(relative), digest: digest) {
+        case .gone: break
+        case .removed(let path): report.removed.append(path)
+        case .edited(let path): report.leftAlone.append(LeftAlone(path: path, reason: .editedSince))
+        case .failed(let failure): report.failures.append(failure)
         }
       }
 
@@ -223,6 +217,27 @@ public enum FileManagerIntegration {
     return report
   }
 
+  /// What became of a file `register` wrote, when it is to go.
+  private enum Removal {
+    case gone
+    case removed(String)
+    /// The user changed it since: it is theirs now and stays.
+    case edited(String)
+    case failed(Failure)
+  }
+
+  /// Removes the file at `path` when it still holds what was written (its digest).
+  private static func removeIfUnchanged(_ path: String, digest: String) -> Removal {
+    guard let existing = FileSystem.contents(of: path) else { return .gone }
+    guard Manifest.digest(existing) == digest else { return .edited(path) }
+    do throws(FileSystem.Failure) {
+      try FileSystem.remove(path)
+      return .removed(path)
+    } catch {
+      return .failed(Failure(path: path, reason: error.message))
+    }
+  }
+
   /// Removes what `register` wrote into `location`: every file the manifest lists that still
   /// holds what was written, the folders it created once empty, its caja-actions settings, and
   /// the manifest. Edited files stay and are reported.
@@ -237,17 +252,11 @@ public enum FileManagerIntegration {
         return
       }
       for (relative, digest) in manifest.files.sorted(by: { $0.key < $1.key }) {
-        let path = location.absolute(relative)
-        guard let existing = FileSystem.contents(of: path) else { continue }
-        guard Manifest.digest(existing) == digest else {
-          report.leftAlone.append(LeftAlone(path: path, reason: .editedSince))
-          continue
-        }
-        do throws(FileSystem.Failure) {
-          try FileSystem.remove(path)
-          report.removed.append(path)
-        } catch {
-          report.failures.append(Failure(path: path, reason: error.message))
+        switch removeIfUnchanged(location.absolute(relative), digest: digest) {
+        case .gone: break
+        case .removed(let path): report.removed.append(path)
+        case .edited(let path): report.leftAlone.append(LeftAlone(path: path, reason: .editedSince))
+        case .failed(let failure): report.failures.append(failure)
         }
       }
       if let record = manifest.cajaActions, let text = FileSystem.contents(of: record.path) {

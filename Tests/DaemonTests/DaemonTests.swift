@@ -216,18 +216,24 @@ import Testing
     #expect(runs.split(separator: "\n").count == 1)
   }
 
+  /// Starts a share whose plugin sleeps after its first progress, and waits for that progress.
+  func startSlowShare(_ client: BusConnection) throws -> String {
+    try client.addMatch("type='signal',interface='org.xdgshare.Request1'")
+    let reply = try call(
+      client, "Share",
+      [.string("com.example.echo"), Self.items([[("text", .string("slow"))]]), Self.noOptions])
+    guard case .objectPath(let handle)? = reply.arguments().first else {
+      throw DBusFailure(name: "test", message: "Share answered \(reply.arguments())")
+    }
+    _ = client.waitForMessage(timeout: 5) { $0.member == "Progress" }
+    return handle
+  }
+
   @Test func cancelEndsARequestWithCodeOne() throws {
     let daemon = try startDaemon()
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let client = try BusConnection.connect(address: bus.address)
-    try client.addMatch("type='signal',interface='org.xdgshare.Request1'")
-    guard
-      case .objectPath(let handle)? = try call(
-        client, "Share",
-        [.string("com.example.echo"), Self.items([[("text", .string("slow"))]]), Self.noOptions]
-      ).arguments().first
-    else { return }
-    _ = client.waitForMessage(timeout: 5) { $0.member == "Progress" }
+    let handle = try startSlowShare(client)
     // Another caller may not cancel it.
     let stranger = try BusConnection.connect(address: bus.address)
     let strangerCancel = DBusMessage.methodCall(
@@ -243,14 +249,7 @@ import Testing
   @Test func terminatingTheServiceEndsItsSharesWithAResponse() throws {
     let daemon = try startDaemon()
     let client = try BusConnection.connect(address: bus.address)
-    try client.addMatch("type='signal',interface='org.xdgshare.Request1'")
-    guard
-      case .objectPath(let handle)? = try call(
-        client, "Share",
-        [.string("com.example.echo"), Self.items([[("text", .string("slow"))]]), Self.noOptions]
-      ).arguments().first
-    else { return }
-    _ = client.waitForMessage(timeout: 5) { $0.member == "Progress" }
+    let handle = try startSlowShare(client)
     daemon.signal(Signal.terminate)
     let response = client.waitForMessage(timeout: 10) { $0.member == "Response" && $0.path == handle }
     #expect(response?.arguments().first == .uint32(1))
