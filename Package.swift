@@ -70,6 +70,9 @@ let package = Package(
     .executableTarget(
       name: "bus-bench", dependencies: ["ShareDBus", "SharePOSIX", "ShareFixtures"],
       path: "Benchmarks/bus-bench"),
+    // bus-bench's memory floor: libdbus and GIO from Swift, without Foundation or our modules.
+    .executableTarget(
+      name: "memory-floor", dependencies: ["CDBus", "CGLib"], path: "Benchmarks/memory-floor"),
 
     // Fixtures without swift-testing, shared by the tests and the benchmarks: the throw-away
     // desktop, its private bus, bundles. ShareTestSupport re-exports them.
@@ -78,7 +81,8 @@ let package = Package(
       name: "ShareTestSupport", dependencies: ["ShareCore", "SharePOSIX", "ShareFixtures"],
       path: "Tests/ShareTestSupport"),
     .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "ShareTestSupport"]),
-    .testTarget(name: "ShareGLibTests", dependencies: ["ShareGLib", "ShareCore", "ShareTestSupport"]),
+    .testTarget(
+      name: "ShareGLibTests", dependencies: ["ShareGLib", "ShareCore", "SharePOSIX", "ShareTestSupport"]),
     .testTarget(name: "ShareKitTests", dependencies: ["ShareKit", "ShareProtocol", "ShareTestSupport"]),
     .testTarget(name: "ShareServicesTests", dependencies: ["ShareServices", "ShareKit", "ShareTestSupport"]),
     .testTarget(

@@ -26,13 +26,13 @@ struct BenchOptions {
     return BenchOptions(binary: binary, calls: max(200, calls))
   }
 
-  /// `xdg-share` in the folder of this executable (`/proc/self/exe`).
-  static func besideThisBinary() -> String {
+  /// `name` in the folder of this executable (`/proc/self/exe`): `xdg-share` unless told.
+  static func besideThisBinary(_ name: String = "xdg-share") -> String {
     var buffer = [CChar](repeating: 0, count: 4096)
     let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     guard count > 0 else { return "xdg-share" }
     let own = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return (own as NSString).deletingLastPathComponent + "/xdg-share"
+    return (own as NSString).deletingLastPathComponent + "/" + name
   }
 }
 
@@ -114,6 +114,7 @@ final class BusBench {
     Self.progress("\(Self.manyFiles) files per call")
     let manyFiles = try measureManyFiles(client: client, processes: processes, paths: mixed)
     let memory200 = try residentMemory(of: service, label: "\(Self.services) bundles")
+    let memoryFloor = try measureMemoryFloor(desktop: desktop, bus: bus, client: client, png: png)
     Self.progress("hot reload")
     let changes = try measureChangeSignal(desktop: desktop, client: client, runs: 10)
     service.stop()
@@ -134,7 +135,8 @@ final class BusBench {
     service1000.stop()
 
     report(
-      oneFile: oneFile, manyFiles: manyFiles, memory200: memory200, memory1000: memory1000, floor: floor,
+      oneFile: oneFile, manyFiles: manyFiles, memory200: memory200, memory1000: memory1000,
+      memoryFloor: memoryFloor, floor: floor,
       coldStarts: coldStarts, changes: changes, oneFile1000: oneFile1000, coldStarts1000: coldStarts1000,
       changes1000: changes1000)
     print(
@@ -283,11 +285,13 @@ final class BusBench {
     /// `ping`, `query`, `getid`, `list` (`ListServices`: a cached reply naming every service, no
     /// matching), `ping-reply` (a Ping carrying the query reply's bytes: its transport floor) and
     /// `ping-ids` (a Ping carrying only the accepted identifiers, `as`: the floor of a reply that
-    /// lists identifiers alone).
+    /// lists identifiers alone), `query-ids` (QueryItems asking for `fields: ["id"]`) and
+    /// `ping-ids-reply` (a Ping carrying that reply's bytes).
     var result: Interleaved
     var accepted: Int
     var replyBytes: Int
     var idsBytes: Int
+    var idsReplyBytes: Int
     subscript(_ name: String) -> Samples { result[name] }
   }
 
@@ -301,6 +305,7 @@ final class BusBench {
     let idArguments: [DBusValue] = [
       .array(elementSignature: "s", Client.serviceIDs(reply).map(DBusValue.string))
     ]
+    let idsReplyArguments = try client.connection.call(Client.query(paths: [png], fields: ["id"])).arguments()
     let calls = callsPerKind ?? options.calls
     let block = 100
     let result = try interleave(
@@ -310,10 +315,12 @@ final class BusBench {
         ("getid", { Client.bus("GetId") }),
         ("list", { Client.call("ListServices") }), ("ping-reply", { Client.ping(payload: replyArguments) }),
         ("ping-ids", { Client.ping(payload: idArguments) }),
+        ("query-ids", { Client.query(paths: [png], fields: ["id"]) }),
+        ("ping-ids-reply", { Client.ping(payload: idsReplyArguments) }),
       ], warmup: 300, rounds: max(1, calls / block), block: block)
     return OneFile(
       result: result, accepted: accepted, replyBytes: WireSize.body(replyArguments),
-      idsBytes: WireSize.body(idArguments))
+      idsBytes: WireSize.body(idArguments), idsReplyBytes: WireSize.body(idsReplyArguments))
   }
 
   struct ManyFiles {
@@ -346,6 +353,37 @@ final class BusBench {
     var memory: ProcessMemory
     var families: [(name: String, bytes: Double)]
     var largest: [(name: String, bytes: Double)]
+  }
+
+  /// The resident memory of `memory-floor` (built beside this bench): a Swift program that owns
+  /// a name with libdbus, answers Ping and has GIO guess a file's type, without Foundation or
+  /// any of xdg-share's modules. Pinged as often as the service was before its memory is read.
+  func measureMemoryFloor(desktop: BenchDesktop, bus: PrivateBus, client: Client, png: String) throws
+    -> ProcessMemory
+  {
+    let name = "org.xdgshare.MemoryFloor"
+    let binary = BenchOptions.besideThisBinary("memory-floor")
+    let floor = try ChildProcess.spawn(
+      [binary, png].map { Array($0.utf8) }, environment: desktop.environment(busAddress: bus.address),
+      standardInput: .null, standardOutput: .null, standardError: .inherit)
+    children.add(floor)
+    defer {
+      floor.signal(Signal.terminate)
+      _ = floor.wait()
+      children.remove(floor)
+    }
+    let deadline = Clock.now + 10
+    while try !client.nameHasOwner(name) {
+      guard Clock.now < deadline else { throw BenchError("\(binary) did not own \(name) within 10 s") }
+      usleep(5_000)
+    }
+    for _ in 0..<1000 {
+      let ping = DBusMessage.methodCall(
+        destination: name, path: "/", interface: "org.freedesktop.DBus.Peer", member: "Ping")
+      _ = try client.connection.call(ping, timeout: 10)
+    }
+    guard let memory = ProcessMemory(pid: floor.pid) else { throw BenchError("no /proc entry for \(binary)") }
+    return memory
   }
 
   func residentMemory(of service: ServiceProcess, label: String) throws -> Memory {

@@ -44,16 +44,16 @@ struct Client {
     return message
   }
 
-  /// The arguments of `QueryItems` for files at `paths`.
-  static func queryArguments(paths: [String]) -> [DBusValue] {
+  /// The arguments of `QueryItems` for files at `paths`, asking for `fields` when given.
+  static func queryArguments(paths: [String], fields: [String]? = nil) -> [DBusValue] {
     [
       .array(elementSignature: "a{sv}", paths.map { .vardict([("path", .bytes(Array($0.utf8)))]) }),
-      .vardict([]),
+      .vardict(fields.map { [("fields", .array(elementSignature: "s", $0.map(DBusValue.string)))] } ?? []),
     ]
   }
 
-  static func query(paths: [String]) -> DBusMessage {
-    call("QueryItems", queryArguments(paths: paths))
+  static func query(paths: [String], fields: [String]? = nil) -> DBusMessage {
+    call("QueryItems", queryArguments(paths: paths, fields: fields))
   }
 
   // MARK: Calls

@@ -15,7 +15,7 @@ struct ReportRow {
 
 extension BusBench {
   func report(
-    oneFile: OneFile, manyFiles: ManyFiles, memory200: Memory, memory1000: Memory,
+    oneFile: OneFile, manyFiles: ManyFiles, memory200: Memory, memory1000: Memory, memoryFloor: ProcessMemory,
     floor: (time: Samples, peakResident: Double),
     coldStarts: ColdStarts, changes: Samples, oneFile1000: OneFile, coldStarts1000: ColdStarts,
     changes1000: Samples
@@ -50,6 +50,17 @@ extension BusBench {
         ratio: Report.ratio(oneFile["ping-ids"].median / ping.median), target: "–", passes: nil))
     rows.append(
       ReportRow(
+        figure:
+          "QueryItems asking for `fields: [\"id\"]`, \(Report.kilobytes(oneFile.idsReplyBytes)) reply (median)",
+        value: f(oneFile["query-ids"].median), reference: "Ping to the service \(f(ping.median))",
+        ratio: Report.ratio(oneFile["query-ids"].median / ping.median), target: "–", passes: nil))
+    rows.append(
+      ReportRow(
+        figure: "Ping carrying that reply's \(Report.kilobytes(oneFile.idsReplyBytes)) (median)",
+        value: f(oneFile["ping-ids-reply"].median), reference: "Ping to the service \(f(ping.median))",
+        ratio: Report.ratio(oneFile["ping-ids-reply"].median / ping.median), target: "–", passes: nil))
+    rows.append(
+      ReportRow(
         figure: "bus daemon GetId, one hop (median)", value: f(oneFile["getid"].median),
         reference: "Ping to the service \(f(ping.median))",
         ratio: Report.ratio(oneFile["getid"].median / ping.median), target: "–", passes: nil))
@@ -67,12 +78,19 @@ extension BusBench {
         reference:
           "Ping carrying the same \(Self.manyFiles) items \(f(manyFiles.ping.median)); +\(f(perFile))/file",
         ratio: Report.ratio(manyFiles.query.median / manyFiles.ping.median), target: "–", passes: nil))
+    rows.append(
+      ReportRow(
+        figure: "resident memory of the floor: libdbus and GIO from Swift",
+        value: Report.megabytes(memoryFloor.resident),
+        reference: "Contractor \(Report.megabytes(Self.contractorResident))",
+        ratio: Report.ratio(memoryFloor.resident / Self.contractorResident), target: "–", passes: nil))
     for memory in [memory200, memory1000] {
       rows.append(
         ReportRow(
           figure: "resident memory, \(memory.label)", value: Report.megabytes(memory.memory.resident),
           reference:
-            "Contractor \(Report.megabytes(Self.contractorResident)); `xdg-share --version` peak "
+            "Contractor \(Report.megabytes(Self.contractorResident)); floor "
+            + "\(Report.megabytes(memoryFloor.resident)); `xdg-share --version` peak "
             + Report.megabytes(floor.peakResident),
           ratio: Report.ratio(memory.memory.resident / Self.contractorResident),
           target: "< \(Report.megabytes(Self.contractorResident))",
@@ -110,6 +128,7 @@ extension BusBench {
       ("ping", "Ping to the service"), ("query", "QueryItems, 1 PNG"),
       ("ping-reply", "Ping carrying the reply's bytes"),
       ("ping-ids", "Ping carrying only the ids"),
+      ("query-ids", "QueryItems asking for the ids"), ("ping-ids-reply", "Ping carrying that reply's bytes"),
       ("list", "ListServices"), ("getid", "GetId (bus daemon)"),
     ]
     for (kind, label) in labels {
@@ -146,6 +165,11 @@ extension BusBench {
           + "; largest: "
           + memory.largest.map { "\($0.name) \(Report.megabytes($0.bytes))" }.joined(separator: ", "))
     }
+    print(
+      "- memory floor (`memory-floor`: owns a name with libdbus, answers Ping, GIO guesses one file; no "
+        + "Foundation): VmRSS \(Report.megabytes(memoryFloor.resident)) = anonymous "
+        + "\(Report.megabytes(memoryFloor.anonymous)) + file-backed \(Report.megabytes(memoryFloor.fileBacked)); PSS "
+        + "\(Report.megabytes(memoryFloor.proportional)), private \(Report.megabytes(memoryFloor.unique))")
     let verdicts = rows.compactMap(\.passes)
     print("\n\(verdicts.filter { $0 }.count) of \(verdicts.count) targets met.")
   }

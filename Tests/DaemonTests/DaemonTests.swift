@@ -117,6 +117,27 @@ import Testing
       ])
   }
 
+  @Test func fieldsCutEachDictionaryDownToTheKeysAskedFor() throws {
+    let daemon = try startDaemon()
+    defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
+    let client = try BusConnection.connect(address: bus.address)
+    let text = Self.items([[("text", .string("hi"))]])
+    func keys(_ options: DBusValue) throws -> [[String]] {
+      guard case .array(_, let services)? = try call(client, "QueryItems", [text, options]).arguments().first
+      else { return [] }
+      return services.map { ($0.vardictEntries ?? []).map(\.key) }
+    }
+    let full = try keys(Self.noOptions)
+    #expect(!full.isEmpty && full.allSatisfy { $0.starts(with: ["id", "name", "icon"]) })
+    // `id` always comes; names the service does not know are left out, not refused.
+    let fields: DBusValue = .array(elementSignature: "s", [.string("name"), .string("later-key")])
+    #expect(try keys(.vardict([("fields", fields)])) == Array(repeating: ["id", "name"], count: full.count))
+    #expect(try keys(.vardict([("fields", .array(elementSignature: "s", []))])) == full.map { _ in ["id"] })
+    // The cut replies do not leak into the full one, nor into ListServices.
+    #expect(try keys(Self.noOptions) == full)
+    #expect(ids(try call(client, "ListServices", [])).count >= full.count)
+  }
+
   @Test func wrongArgumentsGetNamedErrorsAndTheServiceStillAnswers() throws {
     let daemon = try startDaemon()
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
@@ -135,6 +156,10 @@ import Testing
         [Self.items([[("text", .string("a")), ("url", .string("https://x/"))]]), Self.noOptions],
         "org.freedesktop.DBus.Error.InvalidArgs",
         "items[0]: expected exactly one of path, url or text, found text and url"
+      ),
+      (
+        "QueryItems", [Self.items([[("text", .string("a"))]]), .vardict([("fields", .string("id"))])],
+        "org.freedesktop.DBus.Error.InvalidArgs", "options.fields: expected type 'as', found 's'"
       ),
       (
         "QueryItems", [Self.items([[]]), Self.noOptions], "org.freedesktop.DBus.Error.InvalidArgs",

@@ -1,6 +1,7 @@
 import Foundation
 import ShareCore
 import ShareGLib
+import SharePOSIX
 import ShareTestSupport
 import Testing
 
@@ -34,6 +35,51 @@ import Testing
     #expect(folder.isDirectory && folder.contentType == "inode/directory")
     #expect(throws: FileProblem(path: FilePath(desktop.files + "/gone"), reason: .notFound)) {
       try GIOFileInspector().inspect(FilePath(desktop.files + "/gone"))
+    }
+  }
+
+  /// The inspector does what `g_file_query_info` does for a local file; `gio info` (libglib2.0-bin)
+  /// is GIO answering through `GFile`, so the two must agree on every awkward kind of file.
+  @Test func agreesWithGFileOnEveryKindOfFile() throws {
+    let files = desktop.files
+    let cases: [(String, [UInt8])] = [
+      ("picture", tinyPNG), ("lying.txt", tinyPNG), ("notes.txt", Array("hello\n".utf8)),
+      ("empty", []), ("empty.png", []), ("script", Array("#!/bin/sh\necho hi\n".utf8)),
+      ("data.unknownext", Array("plain words\n".utf8)), ("binary", [0, 1, 2, 3, 0xFF, 0xFE]),
+      ("page", Array("<!DOCTYPE html><html><body>x</body></html>\n".utf8)),
+      ("archive.tar.gz", [0x1F, 0x8B, 8, 0]), ("Makefile", Array("all:\n".utf8)),
+      ("doc", Array("%PDF-1.4\n".utf8)),
+    ]
+    var paths: [String] = []
+    for (name, contents) in cases {
+      paths.append(
+        String(decoding: try desktop.writeFile(named: Array(name.utf8), contents: contents), as: UTF8.self))
+    }
+    let unreadable = try desktop.writeFile(named: "secret", contents: "#!/bin/sh\n")
+    chmod(unreadable, 0)
+    symlink(files + "/picture", files + "/link-to-picture")
+    symlink(files + "/nowhere", files + "/dangling")
+    mkfifo(files + "/pipe", 0o600)
+    mkdir(files + "/folder.png", 0o755)
+    paths += [
+      unreadable, files + "/link-to-picture", files + "/dangling", files + "/pipe", files + "/folder.png",
+      "/dev/null",
+    ]
+    for path in paths {
+      let gio = try CapturedRun.run(
+        [
+          Array("/usr/bin/gio".utf8), Array("info".utf8), Array("-a".utf8),
+          Array("standard::content-type,standard::size".utf8), Array(path.utf8),
+        ],
+        environment: ProcessInfo.processInfo.environment, workingDirectory: Array(files.utf8), input: [])
+      let output = String(decoding: gio.standardOutput, as: UTF8.self)
+      let field = { (key: String) in
+        output.split(separator: "\n").first { $0.hasPrefix("  standard::\(key): ") }
+          .map { String($0.dropFirst("  standard::\(key): ".count)) }
+      }
+      let facts = try GIOFileInspector().inspect(FilePath(path))
+      #expect(facts.contentType == field("content-type"), "\(path)")
+      if !facts.isDirectory { #expect(String(facts.size) == field("size"), "\(path)") }
     }
   }
 
