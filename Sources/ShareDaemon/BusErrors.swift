@@ -1,25 +1,34 @@
 import ShareCore
 import ShareHost
 
-/// Every error the service sends, in one table: D-Bus name and message.
+/// Every error the service sends, as data; its D-Bus name and its message are worded here, in one
+/// table, and nowhere else.
 enum BusError: Error, Equatable {
-  case invalidArguments(String)
+  /// A malformed argument: which one (`items[2].path`, `options.fields`, or the method for the
+  /// whole signature), what was expected and, when it says something, what was found.
+  case invalidArgument(String, expected: String, found: String? = nil)
   case noSuchService(String)
   case notAccepted(service: String, reason: String)
-  case limitExceeded(String)
-  case failed(String)
-  case accessDenied(String)
+  case tooManyItems(argument: String, limit: Int, found: Int)
+  case tooManyRequests(inFlight: Int, limit: Int)
+  case tooManyRequestsOfCaller(inFlight: Int, limit: Int)
+  case tokenInUse(String)
+  case noRequestInFlight(path: String)
+  case notRequestOwner
+  case stopping
+  case unreadableFiles([FilePath])
+  case cannotRecord(String)
   case unknownProperty(String)
   case readOnlyProperty(String)
 
   var name: String {
     switch self {
-    case .invalidArguments: "org.freedesktop.DBus.Error.InvalidArgs"
+    case .invalidArgument, .tokenInUse, .noRequestInFlight: "org.freedesktop.DBus.Error.InvalidArgs"
     case .noSuchService: "org.xdgshare.Share1.Error.NoSuchService"
     case .notAccepted: "org.xdgshare.Share1.Error.NotAccepted"
-    case .limitExceeded: "org.xdgshare.Share1.Error.LimitExceeded"
-    case .failed: "org.xdgshare.Share1.Error.Failed"
-    case .accessDenied: "org.freedesktop.DBus.Error.AccessDenied"
+    case .tooManyItems, .tooManyRequests, .tooManyRequestsOfCaller: "org.xdgshare.Share1.Error.LimitExceeded"
+    case .stopping, .unreadableFiles, .cannotRecord: "org.xdgshare.Share1.Error.Failed"
+    case .notRequestOwner: "org.freedesktop.DBus.Error.AccessDenied"
     case .unknownProperty: "org.freedesktop.DBus.Error.UnknownProperty"
     case .readOnlyProperty: "org.freedesktop.DBus.Error.PropertyReadOnly"
     }
@@ -27,11 +36,23 @@ enum BusError: Error, Equatable {
 
   var message: String {
     switch self {
-    case .invalidArguments(let message), .limitExceeded(let message), .failed(let message),
-      .accessDenied(let message):
-      message
+    case .invalidArgument(let argument, let expected, let found?):
+      "\(argument): expected \(expected), found \(found)"
+    case .invalidArgument(let argument, let expected, nil): "\(argument): expected \(expected)"
     case .noSuchService(let id): "no share service '\(id)'"
     case .notAccepted(let service, let reason): "\(service) does not accept these items: \(reason)"
+    case .tooManyItems(let argument, let limit, let found):
+      "\(argument): at most \(limit) items in one call, found \(found)"
+    case .tooManyRequests(let inFlight, let limit): "\(inFlight) requests are in flight; at most \(limit)"
+    case .tooManyRequestsOfCaller(let inFlight, let limit):
+      "\(inFlight) requests of this caller are in flight; at most \(limit)"
+    case .tokenInUse(let token): "options.handle_token: '\(token)' is in use by a request in flight"
+    case .noRequestInFlight(let path): "no request in flight at \(path)"
+    case .notRequestOwner: "only the caller that started the request may cancel it"
+    case .stopping: "the service is stopping; call again, and a new one starts"
+    case .unreadableFiles(let paths):
+      "cannot read " + paths.map { "'\($0.displayString)'" }.joined(separator: ", ")
+    case .cannotRecord(let reason): "cannot record the request: \(reason)"
     case .unknownProperty(let name): "no property '\(name)'"
     case .readOnlyProperty(let name): "property '\(name)' is read-only"
     }
@@ -43,9 +64,8 @@ enum BusError: Error, Equatable {
     case .noSuchService(let id): self = .noSuchService(id)
     case .notAccepted(let service, let rejection):
       self = .notAccepted(service: service.id, reason: "\(rejection)")
-    case .unreadableFiles(let problems):
-      self = .failed("cannot read " + problems.map { "'\($0.path.displayString)'" }.joined(separator: ", "))
-    case .cannotRecord(let reason): self = .failed("cannot record the request: \(reason)")
+    case .unreadableFiles(let problems): self = .unreadableFiles(problems.map(\.path))
+    case .cannotRecord(let reason): self = .cannotRecord(reason)
     }
   }
 }

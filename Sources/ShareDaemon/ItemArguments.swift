@@ -7,12 +7,10 @@ enum ItemArguments {
 
   static func decode(_ value: DBusValue, argument: String) throws(BusError) -> [RequestedItem] {
     guard case .array("a{sv}", let dictionaries) = value else {
-      throw .invalidArguments(
-        "\(argument): expected an array of dictionaries (aa{sv}), found \(value.signature)")
+      throw .invalidArgument(argument, expected: "an array of dictionaries (aa{sv})", found: value.signature)
     }
     guard dictionaries.count <= maximumItems else {
-      throw .limitExceeded(
-        "\(argument): at most \(maximumItems) items in one call, found \(dictionaries.count)")
+      throw .tooManyItems(argument: argument, limit: maximumItems, found: dictionaries.count)
     }
     var items: [RequestedItem] = []
     items.reserveCapacity(dictionaries.count)
@@ -24,7 +22,7 @@ enum ItemArguments {
 
   private static func decodeItem(_ dictionary: DBusValue, label: String) throws(BusError) -> RequestedItem {
     guard let entries = dictionary.vardictEntries else {
-      throw .invalidArguments("\(label): expected a dictionary a{sv}")
+      throw .invalidArgument(label, expected: "a dictionary a{sv}")
     }
     var item: ShareItem?
     var mimeType: String?
@@ -34,11 +32,11 @@ enum ItemArguments {
       case ("path", .bytes(var bytes)):
         if bytes.last == 0 { bytes.removeLast() }
         guard !bytes.isEmpty, !bytes.contains(0) else {
-          throw .invalidArguments("\(label).path: expected a file path without NUL bytes")
+          throw .invalidArgument(label + ".path", expected: "a file path without NUL bytes")
         }
         guard bytes.first == UInt8(ascii: "/") else {
-          throw .invalidArguments(
-            "\(label).path: expected an absolute path, found '\(FilePath(bytes: bytes).displayString)'")
+          throw .invalidArgument(
+            label + ".path", expected: "an absolute path", found: "'\(FilePath(bytes: bytes).displayString)'")
         }
         item = .file(FilePath(bytes: bytes))
         contentKeys.append(key)
@@ -50,21 +48,22 @@ enum ItemArguments {
         contentKeys.append(key)
       case ("mime-type", .string(let type)):
         guard type.split(separator: "/").count == 2, !type.contains(" ") else {
-          throw .invalidArguments(
-            "\(label).mime-type: expected a MIME type such as image/png, found '\(type)'")
+          throw .invalidArgument(
+            label + ".mime-type", expected: "a MIME type such as image/png", found: "'\(type)'")
         }
         mimeType = type
       case ("path", _), ("url", _), ("text", _), ("mime-type", _):
         let expected = key == "path" ? "ay" : "s"
-        throw .invalidArguments("\(label).\(key): expected type '\(expected)', found '\(value.signature)'")
+        throw .invalidArgument(
+          label + "." + key, expected: "type '\(expected)'", found: "'\(value.signature)'")
       default:
         continue  // Unknown keys are ignored, as portals do, so later versions can add some.
       }
     }
     guard contentKeys.count == 1, let item else {
-      throw .invalidArguments(
-        "\(label): expected exactly one of path, url or text, found "
-          + (contentKeys.isEmpty ? "none" : contentKeys.joined(separator: " and ")))
+      throw .invalidArgument(
+        label, expected: "exactly one of path, url or text",
+        found: contentKeys.isEmpty ? "none" : contentKeys.joined(separator: " and "))
     }
     return RequestedItem(item, mimeType: mimeType)
   }

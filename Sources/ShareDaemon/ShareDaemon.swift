@@ -342,7 +342,7 @@ public final class ShareDaemon {
   static func fields(in options: DBusValue) throws(BusError) -> [String]? {
     guard let value = options.vardictEntries?.last(where: { $0.key == "fields" })?.value else { return nil }
     guard case .array("s", let names) = value else {
-      throw .invalidArguments("options.fields: expected type 'as', found '\(value.signature)'")
+      throw .invalidArgument("options.fields", expected: "type 'as'", found: "'\(value.signature)'")
     }
     var fields: Set = ["id"]
     for case .string(let name) in names { fields.insert(name) }
@@ -387,8 +387,8 @@ public final class ShareDaemon {
 
   private func expect(_ message: DBusMessage, _ signature: String, names: String) throws(BusError) {
     guard message.signature == signature else {
-      throw .invalidArguments(
-        "\(message.member ?? "call"): expected arguments \(names), found (\(message.signature))")
+      throw .invalidArgument(
+        message.member ?? "call", expected: "arguments \(names)", found: "(\(message.signature))")
     }
   }
 
@@ -397,7 +397,7 @@ public final class ShareDaemon {
   private func share(_ message: DBusMessage) throws(BusError) -> DBusMessage {
     let arguments = message.arguments()
     guard case .string(let serviceID) = arguments[0] else {
-      throw .invalidArguments("service_id: expected a string")
+      throw .invalidArgument("service_id", expected: "a string")
     }
     let items = try ItemArguments.decode(arguments[1], argument: "items")
     let options = arguments[2].vardictEntries ?? []
@@ -405,7 +405,7 @@ public final class ShareDaemon {
     var token: String?
     for (key, value) in options where key == "handle_token" {
       guard case .string(let given) = value else {
-        throw .invalidArguments("options.handle_token: expected type 's', found '\(value.signature)'")
+        throw .invalidArgument("options.handle_token", expected: "type 's'", found: "'\(value.signature)'")
       }
       guard !given.isEmpty,
         given.utf8.allSatisfy({
@@ -413,26 +413,24 @@ public final class ShareDaemon {
             || ($0 >= 48 && $0 <= 57)
         })
       else {
-        throw .invalidArguments("options.handle_token: expected letters, digits and '_', found '\(given)'")
+        throw .invalidArgument(
+          "options.handle_token", expected: "letters, digits and '_'", found: "'\(given)'")
       }
       token = given
     }
     guard !stopping else {
-      throw .failed("the service is stopping; call again, and a new one starts")
+      throw .stopping
     }
     guard requests.count < configuration.maximumRequests else {
-      throw .limitExceeded(
-        "\(requests.count) requests are in flight; at most \(configuration.maximumRequests)")
+      throw .tooManyRequests(inFlight: requests.count, limit: configuration.maximumRequests)
     }
     let inFlight = requests.values.filter { $0.owner == sender }.count
     guard inFlight < configuration.maximumRequestsPerCaller else {
-      throw .limitExceeded(
-        "\(inFlight) requests of this caller are in flight; at most \(configuration.maximumRequestsPerCaller)"
-      )
+      throw .tooManyRequestsOfCaller(inFlight: inFlight, limit: configuration.maximumRequestsPerCaller)
     }
     let path = requestPath(sender: sender, token: token)
     guard requests[path] == nil else {
-      throw .invalidArguments("options.handle_token: '\(token ?? "")' is in use by a request in flight")
+      throw .tokenInUse(token ?? "")
     }
     let session: ShareSession
     do {
@@ -474,10 +472,10 @@ public final class ShareDaemon {
     switch (message.interface, message.member) {
     case (Self.requestInterface?, "Cancel"), (nil, "Cancel"):
       guard let request = requests[path] else {
-        throw .invalidArguments("no request in flight at \(path)")
+        throw .noRequestInFlight(path: path)
       }
       guard request.owner == message.sender else {
-        throw .accessDenied("only the caller that started the request may cancel it")
+        throw .notRequestOwner
       }
       request.session.cancel()
       return message.reply()

@@ -20,8 +20,8 @@ enum DaemonCommand {
       daemon = try ShareDaemon(configuration: .init(environment: context.environment, idleTimeout: timeout))
     } catch {
       switch error {
-      case .noBus(let reason): context.output.error("cannot connect to the session bus: \(reason)")
-      case .nameTaken: context.output.error("\(ShareDaemon.busName) is already owned on this bus")
+      case .noBus(let reason): context.output.error(Wording.describe(.noBus(reason)))
+      case .nameTaken: context.output.error(Wording.describe(.busNameTaken(ShareDaemon.busName)))
       case .system(let reason): context.output.error(reason)
       }
       return .failure

@@ -31,16 +31,15 @@ enum HistoryCommands {
     switch store.record(matching: id) {
     case .found(let found): record = found
     case .none:
-      context.output.error("no request '\(id)' in the history; see 'xdg-share history'")
+      context.output.error(Wording.describe(.noSuchRequest(id)))
       return .failure
     case .ambiguous(let ids):
-      context.output.error("'\(id)' could be any of \(ids.joined(separator: ", ")); give more of it")
+      context.output.error(Wording.describe(.ambiguousRequest(id, candidates: ids)))
       return .failure
     }
     guard record.isRetryable else {
       context.output.error(
-        "request \(record.id) \(record.status == .completed ? "completed" : "is still running"); nothing to retry"
-      )
+        Wording.describe(.nothingToRetry(record.id, completed: record.status == .completed)))
       return .failure
     }
     let items = record.items.compactMap(\.shareItem)
@@ -52,8 +51,7 @@ enum HistoryCommands {
 
   static func groupPath(_ name: String, context: ToolContext) -> ExitCode {
     guard let group = ApplicationGroup(name) else {
-      context.output.error(
-        "'\(name)' is no App Group name; expected group.<reverse-DNS name>, e.g. group.ch.example.hoi")
+      context.output.error(Wording.describe(.notAnAppGroup(name)))
       return .usage
     }
     let path = group.containerPath(environment: context.environment)
@@ -61,7 +59,7 @@ enum HistoryCommands {
       try FileManager.default.createDirectory(
         atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     } catch {
-      context.output.error("cannot create \(path): \(error.localizedDescription)")
+      context.output.error(Wording.describe(.cannotCreate(path, reason: error.localizedDescription)))
       return .failure
     }
     context.output.line(path)

@@ -5,7 +5,7 @@ import ShareCore
 enum InstallCommands {
   static func install(_ path: FilePath, context: ToolContext) -> ExitCode {
     guard var source = path.string else {
-      context.output.error("\(path.displayString): expected a path in UTF-8")
+      context.output.error(Wording.describe(.pathNotUTF8(path)))
       return .failure
     }
     while source.count > 1, source.hasSuffix("/") { source.removeLast() }
@@ -31,10 +31,11 @@ enum InstallCommands {
     } catch {
       try? files.removeItem(atPath: staging)
       context.output.error(
-        "cannot install \(service.id) into \(destinationFolder): \(error.localizedDescription)")
+        Wording.describe(
+          .cannotInstall(service.id, into: destinationFolder, reason: error.localizedDescription)))
       return .failure
     }
-    context.output.line("Installed \(service.name) (\(service.id)) in \(destination)")
+    context.output.line(Wording.installed(service.name, id: service.id, in: destination))
     RegisterCommand.resync(context: context)
     return .success
   }
@@ -44,11 +45,11 @@ enum InstallCommands {
     guard !bundles.isEmpty else {
       if let service = context.loadCatalog(reportProblems: false).registry.service(withID: id) {
         context.output.error(
-          "\(id) is installed for every user in \(service.bundlePath); hide it instead: add it to Hidden= in [Services] of \(context.paths.settingsFile)"
-        )
+          Wording.describe(
+            .installedForEveryUser(id, bundle: service.bundlePath, settings: context.paths.settingsFile)))
         return .failure
       }
-      context.output.error("no share service '\(id)' is installed for this user")
+      context.output.error(Wording.describe(.notInstalledForUser(id)))
       return .noSuchService
     }
     for bundle in bundles {
@@ -58,10 +59,10 @@ enum InstallCommands {
         try FileManager.default.moveItem(atPath: bundle, toPath: doomed)
         try FileManager.default.removeItem(atPath: doomed)
       } catch {
-        context.output.error("cannot remove \(bundle): \(error.localizedDescription)")
+        context.output.error(Wording.describe(.cannotRemove(bundle, reason: error.localizedDescription)))
         return .failure
       }
-      context.output.line("Removed \(bundle)")
+      context.output.line(Wording.removed(bundle))
     }
     RegisterCommand.resync(context: context)
     return .success

@@ -7,7 +7,7 @@ import ShareGLib
 enum RegisterCommand {
   static func register(system: Bool, context: ToolContext) -> ExitCode {
     guard let executable = currentExecutable() else {
-      context.output.error("cannot tell where this xdg-share is (/proc/self/exe cannot be read)")
+      context.output.error(Wording.describe(.ownPathUnknown))
       return .failure
     }
     let catalog = context.loadCatalog()
@@ -25,7 +25,7 @@ enum RegisterCommand {
     }
     for line in RegisterWording.lines(for: report) { context.output.line(line) }
     for failure in report.failures {
-      context.output.error("cannot update \(failure.path): \(failure.reason)")
+      context.output.error(Wording.describe(.cannotUpdate(failure.path, reason: failure.reason)))
     }
     return report.failures.isEmpty ? .success : .failure
   }
@@ -46,7 +46,7 @@ enum RegisterCommand {
     }
     for line in RegisterWording.lines(for: report) { context.output.line(line) }
     for failure in report.failures {
-      context.output.error("cannot remove \(failure.path): \(failure.reason)")
+      context.output.error(Wording.describe(.cannotRemove(failure.path, reason: failure.reason)))
     }
     return report.failures.isEmpty ? .success : .failure
   }

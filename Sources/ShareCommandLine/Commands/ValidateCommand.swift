@@ -7,7 +7,7 @@ enum ValidateCommand {
     var valid = true
     for path in paths {
       guard var bundle = path.string else {
-        context.output.line("\(path.displayString): expected a path in UTF-8")
+        context.output.line(Wording.describe(.pathNotUTF8(path)))
         valid = false
         continue
       }

@@ -5,6 +5,47 @@ import ShareProtocol
 /// Wording of what the command line reports at run time (bundle problems: ``Diagnostics``;
 /// command-line errors: ``Usage``).
 enum Wording {
+  /// What a command could not do, as data; worded by `describe(_:)`.
+  enum CommandProblem: Equatable {
+    case noBus(String)
+    case busNameTaken(String)
+    case noSuchRequest(String)
+    case ambiguousRequest(String, candidates: [String])
+    case nothingToRetry(String, completed: Bool)
+    case notAnAppGroup(String)
+    case pathNotUTF8(FilePath)
+    case cannotInstall(String, into: String, reason: String)
+    case installedForEveryUser(String, bundle: String, settings: String)
+    case notInstalledForUser(String)
+    case cannotCreate(String, reason: String)
+    case cannotUpdate(String, reason: String)
+    case cannotRemove(String, reason: String)
+    case ownPathUnknown
+  }
+
+  static func describe(_ problem: CommandProblem) -> String {
+    switch problem {
+    case .noBus(let reason): "cannot connect to the session bus: \(reason)"
+    case .busNameTaken(let name): "\(name) is already owned on this bus"
+    case .noSuchRequest(let id): "no request '\(id)' in the history; see 'xdg-share history'"
+    case .ambiguousRequest(let id, let candidates):
+      "'\(id)' could be any of \(candidates.joined(separator: ", ")); give more of it"
+    case .nothingToRetry(let id, let completed):
+      "request \(id) \(completed ? "completed" : "is still running"); nothing to retry"
+    case .notAnAppGroup(let name):
+      "'\(name)' is no App Group name; expected group.<reverse-DNS name>, e.g. group.ch.example.hoi"
+    case .pathNotUTF8(let path): "\(path.displayString): expected a path in UTF-8"
+    case .cannotInstall(let id, let folder, let reason): "cannot install \(id) into \(folder): \(reason)"
+    case .installedForEveryUser(let id, let bundle, let settings):
+      "\(id) is installed for every user in \(bundle); hide it instead: add it to Hidden= in [Services] of \(settings)"
+    case .notInstalledForUser(let id): "no share service '\(id)' is installed for this user"
+    case .cannotCreate(let path, let reason): "cannot create \(path): \(reason)"
+    case .cannotUpdate(let path, let reason): "cannot update \(path): \(reason)"
+    case .cannotRemove(let path, let reason): "cannot remove \(path): \(reason)"
+    case .ownPathUnknown: "cannot tell where this xdg-share is (/proc/self/exe cannot be read)"
+    }
+  }
+
   static func describe(_ problem: FileProblem) -> String {
     let reason =
       switch problem.reason {
@@ -14,6 +55,12 @@ enum Wording {
       }
     return "\(problem.path.displayString): \(reason)"
   }
+
+  static func installed(_ name: String, id: String, in folder: String) -> String {
+    "Installed \(name) (\(id)) in \(folder)"
+  }
+
+  static func removed(_ path: String) -> String { "Removed \(path)" }
 
   static let chooseWithService = "no terminal to ask on; choose one with --service ID"
   static let cannotShare = "Cannot share"
