@@ -341,6 +341,29 @@ private let pspdfkitHidden = """
         == expected)
   }
 
+  @Test func aMIMEAliasInARuleMatchesTheCanonicalType() throws {
+    var mime = MIMEHierarchy()
+    mime.add(subclasses: "", aliases: "image/jpg image/jpeg\nimage/pjpeg image/jpeg\n")
+    let types = TypeSystem(mime: mime)
+    let jpeg = ShareCore.Attachment(
+      item: .file(FilePath("/f.jpg")), typeIdentifiers: types.typeIdentifiers(forMIMEType: "image/jpeg"))
+    for alias in ["image/jpg", "IMAGE/PJPEG", "image/jpeg"] {
+      let rule = try PredicateParser.parse(
+        everyAttachment("ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO '\(alias)'"))
+      #expect(rule.evaluate(selection([jpeg], mime: mime)), "\(alias)")
+    }
+    let png = try PredicateParser.parse(
+      everyAttachment("ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO 'image/jpg'"))
+    #expect(
+      !png.evaluate(
+        selection(
+          [
+            ShareCore.Attachment(
+              item: .file(FilePath("/f.png")),
+              typeIdentifiers: types.typeIdentifiers(forMIMEType: "image/png"))
+          ], mime: mime)))
+  }
+
   @Test func conformanceFollowsMIMESubclasses() throws {
     var mime = MIMEHierarchy()
     mime.add(subclasses: "image/svg+xml application/xml\n", aliases: "")

@@ -6,6 +6,7 @@
 public struct MIMEHierarchy: Sendable {
   private var parents: [String: [String]] = [:]
   private var aliases: [String: String] = [:]
+  private var aliasesByCanonical: [String: [String]] = [:]
 
   public init() {}
 
@@ -17,6 +18,7 @@ public struct MIMEHierarchy: Sendable {
     }
     for (alias, canonical) in Self.pairs(in: aliasText) where aliases[alias] == nil {
       aliases[alias] = canonical
+      aliasesByCanonical[canonical, default: []].append(alias)
     }
   }
 
@@ -24,6 +26,11 @@ public struct MIMEHierarchy: Sendable {
   public func canonical(_ mimeType: String) -> String {
     let lowered = mimeType.lowercased()
     return aliases[lowered] ?? lowered
+  }
+
+  /// The other names of a canonical MIME type (`image/jpg` and `image/pjpeg` for `image/jpeg`).
+  public func aliases(of canonicalType: String) -> [String] {
+    aliasesByCanonical[canonicalType] ?? []
   }
 
   /// The parents shared-mime-info lists for a MIME type (`subclasses`), canonical.

@@ -100,6 +100,9 @@ public struct TypeSystem: Sendable {
       guard closure.insert(next).inserted else { continue }
       pending.append(contentsOf: table.entry(next)?.conformsTo ?? [])
     }
+    // Every other name of each MIME type, so that a rule written with an alias (`image/jpg`, as
+    // rule authors do) matches as the canonical name does.
+    for type in closure where Self.isMIMEType(type) { closure.formUnion(mime.aliases(of: type)) }
     return closure
   }
 
