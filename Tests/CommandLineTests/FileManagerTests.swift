@@ -363,6 +363,8 @@ private final class ScreenSession {
     environment["DISPLAY"] = ":\(display)"
     environment["NO_AT_BRIDGE"] = "1"
     environment["GTK_OVERLAY_SCROLLING"] = "0"
+    // GTK 4 draws with the CPU: Xvfb has no OpenGL to offer.
+    environment["GSK_RENDERER"] = "cairo"
     // The file managers need the system's icons, GSettings schemas and MIME database.
     environment["XDG_DATA_DIRS"] = "\(desktop.root)/system:/usr/local/share:/usr/share"
     environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
@@ -518,6 +520,8 @@ private final class ScreenSession {
     var arguments: [String] = []
     /// Packages besides the program that must be there.
     var packages: [String] = []
+    /// Whether the submenu opens on a click (GTK 4 menus slide it in), not by pointing at it.
+    var clickOpensSubmenu = false
     var testDescription: String { program }
   }
 
@@ -530,6 +534,11 @@ private final class ScreenSession {
   static let caja = Case(
     program: "caja", windowClass: "caja", submenu: "Share", arguments: ["--no-desktop"],
     packages: ["caja-actions"])
+  /// Nautilus 43 (GTK 4) with nautilus-python: the extension asks the service on the session bus,
+  /// which D-Bus activation starts.
+  static let nautilus = Case(
+    program: "nautilus", windowClass: "org.gnome.Nautilus", submenu: "Share", arguments: ["--new-window"],
+    packages: ["python3-nautilus"], clickOpensSubmenu: true)
 
   static func installed(_ item: Case) -> Bool {
     findProgram(item.program) != nil
@@ -568,6 +577,15 @@ private final class ScreenSession {
     .timeLimit(.minutes(3)))
   func cajaSharesAPNGWithTheService() throws {
     try shareAPNG(with: Self.caja)
+  }
+
+  @Test(
+    .enabled(if: Driver.available, "needs Xvfb, xdotool, ImageMagick, tesseract-ocr and dbus-run-session"),
+    .enabled(
+      if: installed(nautilus), "needs Nautilus with nautilus-python (Debian: nautilus python3-nautilus)"),
+    .timeLimit(.minutes(3)))
+  func nautilusSharesAPNGWithTheService() throws {
+    try shareAPNG(with: Self.nautilus)
   }
 
   func shareAPNG(with fileManager: Case) throws {
@@ -627,7 +645,11 @@ private final class ScreenSession {
       guard let submenu = try session.waitFor(label, step: "menu", regions: menus) else {
         try fail("the context menu has no \"\(label)\"")
       }
-      try session.move(submenu.center.x, submenu.center.y)
+      if fileManager.clickOpensSubmenu {
+        try session.click(submenu.center.x, submenu.center.y)
+      } else {
+        try session.move(submenu.center.x, submenu.center.y)
+      }
       guard let found = try session.waitFor(fileManager.entry, step: "submenu", regions: menus) else {
         try fail("the \"\(label)\" submenu has no \"\(fileManager.entry)\"")
       }
