@@ -520,7 +520,8 @@ private final class ScreenSession {
     var arguments: [String] = []
     /// Packages besides the program that must be there.
     var packages: [String] = []
-    /// Whether the submenu opens on a click (GTK 4 menus slide it in), not by pointing at it.
+    /// Whether the submenu is opened with a click: GTK 4 menus slide it in on a click, and Qt's
+    /// does not open for a pointer that xdotool moves there.
     var clickOpensSubmenu = false
     var testDescription: String { program }
   }
@@ -534,6 +535,9 @@ private final class ScreenSession {
   static let caja = Case(
     program: "caja", windowClass: "caja", submenu: "Share", arguments: ["--no-desktop"],
     packages: ["caja-actions"])
+  static let dolphin = Case(
+    program: "dolphin", windowClass: "dolphin", submenu: "Share", arguments: ["--new-window"],
+    clickOpensSubmenu: true)
   /// Nautilus 43 (GTK 4) with nautilus-python: the extension asks the service on the session bus,
   /// which D-Bus activation starts.
   static let nautilus = Case(
@@ -586,6 +590,13 @@ private final class ScreenSession {
     .timeLimit(.minutes(3)))
   func nautilusSharesAPNGWithTheService() throws {
     try shareAPNG(with: Self.nautilus)
+  }
+
+  @Test(
+    .enabled(if: Driver.available, "needs Xvfb, xdotool, ImageMagick, tesseract-ocr and dbus-run-session"),
+    .enabled(if: installed(dolphin), "needs Dolphin (Debian: dolphin)"), .timeLimit(.minutes(3)))
+  func dolphinSharesAPNGWithTheService() throws {
+    try shareAPNG(with: Self.dolphin)
   }
 
   func shareAPNG(with fileManager: Case) throws {
