@@ -15,6 +15,8 @@ public final class PluginRunner: Sendable {
   public static let terminationGrace: Double = 2
   /// How long a plugin may keep running after its final event before it is stopped.
   static let exitGrace: Double = 5
+  /// How often, while waiting for output, whether the program has ended is checked.
+  static let exitCheckInterval: Double = 0.1
 
   public let service: ShareService
   public let request: PluginRequest
@@ -87,12 +89,23 @@ public final class PluginRunner: Sendable {
     var failure: PluginFailure?
     var timedOut = false
     let output = child.standardOutput!
+    // Whether the program has exited. A program it started in the background may hold standard
+    // output open long after (an `xdg-open`, a notifier): the end of the program, not of its
+    // output, ends the request.
+    var programEnded = false
     reading: while true {
       let limit = final == nil ? deadline : min(deadline, (reader.finalAt ?? Clock.now) + Self.exitGrace)
-      let ready = (try? output.waitReadable(timeout: max(0, limit - Clock.now))) ?? true
+      let wait = programEnded ? 0 : min(max(0, limit - Clock.now), Self.exitCheckInterval)
+      let ready = (try? output.waitReadable(timeout: wait)) ?? true
       guard ready else {
-        timedOut = final == nil
-        break reading
+        // Once the program has ended, what it wrote has been read: stop there.
+        if programEnded { break reading }
+        if Clock.now >= limit {
+          timedOut = final == nil
+          break reading
+        }
+        programEnded = child.hasEnded
+        continue
       }
       let chunk = (try? output.read()) ?? []
       if chunk.isEmpty { break reading }

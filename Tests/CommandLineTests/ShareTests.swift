@@ -166,6 +166,35 @@ import Testing
     #expect(state == nil || state == "Z", "the plugin's child must be gone with its group")
   }
 
+  /// A helper the program starts in the background (an `xdg-open`, a notifier) may keep its
+  /// standard output open: the program's own end must still end the request, at once.
+  @Test(arguments: [
+    (
+      "sys.exit(1)", Int32(4),
+      "xdg-share: background failed: it exited with status 1 without finishing the request\n"
+    ),
+    ("emit({'complete': {}})", Int32(0), ""),
+  ])
+  func aBackgroundHelperHoldingTheOutputDoesNotHoldTheRequest(
+    _ ending: String, _ status: Int32, _ message: String
+  )
+    throws
+  {
+    try plugin(
+      "com.example.background", extraXML: "<key>XDGShareTimeout</key><real>30</real>",
+      body: """
+        import subprocess
+        subprocess.Popen(["sleep", "10"])  # inherits standard output
+        \(ending)
+        """)
+    try desktop.writeFile(named: "a.txt", contents: "a")
+    let started = Date()
+    let result = try Tool.run(["--service", "com.example.background", "a.txt"], on: desktop)
+    #expect(result.status == status)
+    #expect(result.standardError == message)
+    #expect(Date().timeIntervalSince(started) < 4)
+  }
+
   @Test func interruptingTheHostStopsThePlugin() throws {
     try plugin(
       "com.example.slow",

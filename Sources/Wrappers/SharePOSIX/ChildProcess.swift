@@ -163,14 +163,24 @@ public final class ChildProcess: Sendable {
   public func wait(timeout: Double) -> Termination? {
     let deadline = Clock.now + timeout
     while true {
-      var info = siginfo_t()
-      let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
-      // si_pid is 0 while the child runs (siginfo_t's pid lives in a union: read it as raw bytes).
-      let exited =
-        result == 0 && withUnsafeBytes(of: &info) { $0.load(fromByteOffset: 16, as: pid_t.self) } == pid
-      if exited || (result == -1 && errno != EINTR) { return reap() ?? .exited(127) }
+      if hasEnded { return reap() ?? .exited(127) }
       if Clock.now >= deadline { return nil }
       usleep(5_000)
+    }
+  }
+
+  /// Whether the child has ended, without collecting its status: until ``wait()`` does, its pid
+  /// (and its process group's) cannot name another process, so ``signal(_:)`` still reaches what
+  /// it started in its group.
+  public var hasEnded: Bool {
+    while true {
+      var info = siginfo_t()
+      let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
+      if result == -1 && errno == EINTR { continue }
+      // ECHILD: reaped already. si_pid is 0 while the child runs (siginfo_t's pid lives in a
+      // union: read it as raw bytes).
+      return result == -1
+        || withUnsafeBytes(of: &info) { $0.load(fromByteOffset: 16, as: pid_t.self) } == pid
     }
   }
 
