@@ -8,7 +8,7 @@ enum BusError: Error, Equatable {
   /// whole signature), what was expected and, when it says something, what was found.
   case invalidArgument(String, expected: String, found: String? = nil)
   case noSuchService(String)
-  case notAccepted(service: String, reason: String)
+  case notAccepted(service: String, RuleRejection)
   case tooManyItems(argument: String, limit: Int, found: Int)
   case tooManyRequests(inFlight: Int, limit: Int)
   case tooManyRequestsOfCaller(inFlight: Int, limit: Int)
@@ -40,7 +40,8 @@ enum BusError: Error, Equatable {
       "\(argument): expected \(expected), found \(found)"
     case .invalidArgument(let argument, let expected, nil): "\(argument): expected \(expected)"
     case .noSuchService(let id): "no share service '\(id)'"
-    case .notAccepted(let service, let reason): "\(service) does not accept these items: \(reason)"
+    case .notAccepted(let service, let rejection):
+      "\(service) does not accept these items: \(Diagnostics.message(for: rejection))"
     case .tooManyItems(let argument, let limit, let found):
       "\(argument): at most \(limit) items in one call, found \(found)"
     case .tooManyRequests(let inFlight, let limit): "\(inFlight) requests are in flight; at most \(limit)"
@@ -63,7 +64,7 @@ enum BusError: Error, Equatable {
     switch refusal {
     case .noSuchService(let id): self = .noSuchService(id)
     case .notAccepted(let service, let rejection):
-      self = .notAccepted(service: service.id, reason: "\(rejection)")
+      self = .notAccepted(service: service.id, rejection)
     case .unreadableFiles(let problems): self = .unreadableFiles(problems.map(\.path))
     case .cannotRecord(let reason): self = .cannotRecord(reason)
     }

@@ -175,7 +175,8 @@ import Testing
       ),
       (
         "Share", [.string("ch.example.hoi"), Self.items([[("text", .string("a"))]]), Self.noOptions],
-        "org.xdgshare.Share1.Error.NotAccepted", ""
+        "org.xdgshare.Share1.Error.NotAccepted",
+        "ch.example.hoi does not accept these items: it does not take text"
       ),
       (
         "Share",
