@@ -111,6 +111,13 @@ if [ -d data/extensions ] && compgen -G 'data/extensions/*.shareext' >/dev/null;
   done
 fi
 
+# The D-Bus interfaces, where code generators (gdbus-codegen, zbus) and D-Feet look for them.
+interfaces="$data_dir/dbus-1/interfaces"
+mkdir -p "$interfaces"
+for file in data/org.xdgshare.Share1.xml data/org.xdgshare.Request1.xml; do
+  install -m 0644 "$file" "$interfaces/$(basename "$file")"
+done
+
 # Share in every file manager's menu, and the D-Bus activation file; `register` owns those files
 # and keeps them in step with the installed services from now on.
 say "adding Share to the file managers"

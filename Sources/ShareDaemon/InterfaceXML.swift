@@ -1,5 +1,5 @@
-/// The introspection data of `/org/xdgshare/Share`: `data/org.xdgshare.Share1.xml`, which a test
-/// keeps identical.
+/// The introspection data of the service's objects: `data/org.xdgshare.Share1.xml` and
+/// `data/org.xdgshare.Request1.xml`, which a test keeps identical.
 enum InterfaceXML {
   static let share = #"""
     <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
@@ -16,6 +16,8 @@ enum InterfaceXML {
         org.xdgshare.Share1.Error.LimitExceeded   too many items in one call, or too many requests in flight
         org.xdgshare.Share1.Error.Failed          a file cannot be read, or the request cannot be recorded
         org.freedesktop.DBus.Error.InvalidArgs    a malformed argument; the message names it and says why
+
+      The request objects Share returns are described in org.xdgshare.Request1.xml.
     -->
     <node name="/org/xdgshare/Share">
       <!--
@@ -104,6 +106,46 @@ enum InterfaceXML {
         <property name="Version" type="u" access="read"/>
       </interface>
 
+      <interface name="org.freedesktop.DBus.Introspectable">
+        <method name="Introspect">
+          <arg type="s" name="xml_data" direction="out"/>
+        </method>
+      </interface>
+      <interface name="org.freedesktop.DBus.Properties">
+        <method name="Get">
+          <arg type="s" name="interface_name" direction="in"/>
+          <arg type="s" name="property_name" direction="in"/>
+          <arg type="v" name="value" direction="out"/>
+        </method>
+        <method name="GetAll">
+          <arg type="s" name="interface_name" direction="in"/>
+          <arg type="a{sv}" name="properties" direction="out"/>
+        </method>
+        <method name="Set">
+          <arg type="s" name="interface_name" direction="in"/>
+          <arg type="s" name="property_name" direction="in"/>
+          <arg type="v" name="value" direction="in"/>
+        </method>
+      </interface>
+      <interface name="org.freedesktop.DBus.Peer">
+        <method name="Ping"/>
+        <method name="GetMachineId">
+          <arg type="s" name="machine_uuid" direction="out"/>
+        </method>
+      </interface>
+    </node>
+
+    """#
+
+  /// A request object's introspection data.
+  static let request = #"""
+    <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
+     "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
+    <!--
+      A share request of xdg-share's session service: the object Share returns, at
+      /org/xdgshare/Share/request/SENDER/TOKEN (see org.xdgshare.Share1.xml).
+    -->
+    <node>
       <!--
         org.xdgshare.Request1:
         @short_description: One share request, at /org/xdgshare/Share/request/SENDER/TOKEN
@@ -151,22 +193,6 @@ enum InterfaceXML {
           <arg type="s" name="xml_data" direction="out"/>
         </method>
       </interface>
-      <interface name="org.freedesktop.DBus.Properties">
-        <method name="Get">
-          <arg type="s" name="interface_name" direction="in"/>
-          <arg type="s" name="property_name" direction="in"/>
-          <arg type="v" name="value" direction="out"/>
-        </method>
-        <method name="GetAll">
-          <arg type="s" name="interface_name" direction="in"/>
-          <arg type="a{sv}" name="properties" direction="out"/>
-        </method>
-        <method name="Set">
-          <arg type="s" name="interface_name" direction="in"/>
-          <arg type="s" name="property_name" direction="in"/>
-          <arg type="v" name="value" direction="in"/>
-        </method>
-      </interface>
       <interface name="org.freedesktop.DBus.Peer">
         <method name="Ping"/>
         <method name="GetMachineId">
@@ -175,30 +201,6 @@ enum InterfaceXML {
       </interface>
     </node>
 
-    """#
-
-  /// A request object's introspection data.
-  static let request = #"""
-    <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
-     "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
-    <node>
-      <interface name="org.xdgshare.Request1">
-        <method name="Cancel"/>
-        <signal name="Progress">
-          <arg type="d" name="fraction"/>
-          <arg type="s" name="message"/>
-        </signal>
-        <signal name="Response">
-          <arg type="u" name="code"/>
-          <arg type="a{sv}" name="results"/>
-        </signal>
-      </interface>
-      <interface name="org.freedesktop.DBus.Introspectable">
-        <method name="Introspect">
-          <arg type="s" name="xml_data" direction="out"/>
-        </method>
-      </interface>
-    </node>
     """#
 
   /// Introspection of a path above the object, so tools can walk down to it.

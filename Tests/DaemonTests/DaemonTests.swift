@@ -426,9 +426,19 @@ import Testing
       destination: "org.xdgshare.Share", path: "/org/xdgshare/Share",
       interface: "org.freedesktop.DBus.Introspectable",
       member: "Introspect")
-    let xml = try client.call(message).arguments().first?.stringValue
-    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-      "../../data/org.xdgshare.Share1.xml")
-    #expect(xml == (try String(contentsOf: file, encoding: .utf8)))
+    let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+      "../../data")
+    func file(_ name: String) throws -> String {
+      try String(contentsOf: data.appendingPathComponent(name), encoding: .utf8)
+    }
+    #expect(try client.call(message).arguments().first?.stringValue == (try file("org.xdgshare.Share1.xml")))
+    // A request object describes what it implements, and the service's object only its own.
+    let handle = try startSlowShare(client)
+    let ofRequest = DBusMessage.methodCall(
+      destination: "org.xdgshare.Share", path: handle, interface: "org.freedesktop.DBus.Introspectable",
+      member: "Introspect")
+    #expect(
+      try client.call(ofRequest).arguments().first?.stringValue == (try file("org.xdgshare.Request1.xml")))
+    #expect(!(try file("org.xdgshare.Share1.xml")).contains("<interface name=\"org.xdgshare.Request1\">"))
   }
 }
