@@ -108,16 +108,22 @@ public struct HistoryStore: Sendable {
   /// Writes `record` (temporary file, then rename).
   public func save(_ record: HistoryRecord) throws {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    try Self.json(record).write(to: URL(fileURLWithPath: "\(directory)/\(record.id).json"), options: .atomic)
+  }
+
+  /// The one JSON form of records, on disk and in `xdg-share history --json`: sorted keys, dates
+  /// in ISO 8601 in UTC with milliseconds (`2026-11-29T17:34:46.184Z`).
+  public static func json(_ value: some Encodable) throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .custom { date, encoder in
       var container = encoder.singleValueContainer()
-      try container.encode(
-        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))
+      try container.encode(date.formatted(dateStyle))
     }
-    try encoder.encode(record).write(
-      to: URL(fileURLWithPath: "\(directory)/\(record.id).json"), options: .atomic)
+    return try encoder.encode(value)
   }
+
+  private static let dateStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
   /// Every record, oldest first; unreadable files are skipped.
   public func records() -> [HistoryRecord] {
@@ -125,9 +131,11 @@ public struct HistoryStore: Sendable {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .custom { decoder in
       let text = try decoder.singleValueContainer().decode(String.self)
+      // Records of earlier versions left out the zone; their times are UTC all the same.
       guard
         let date =
-          (try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)))
+          (try? Date(text, strategy: Self.dateStyle))
+          ?? (try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)))
           ?? (try? Date(text, strategy: .iso8601))
       else {
         throw DecodingError.dataCorrupted(

@@ -280,6 +280,9 @@ import Testing
       try JSONSerialization.jsonObject(with: Data(history.standardOutput.utf8)) as? [[String: Any]])
     #expect(records.count == 1)
     #expect(records[0]["status"] as? String == "failed")
+    // Dates as any other tool reads them: ISO 8601 in UTC, as in the record on disk.
+    let started = try #require(records[0]["started"] as? String)
+    #expect(started.hasSuffix("Z") && (try? Date(started, strategy: .iso8601)) != nil, "\(started)")
     let id = try #require(records[0]["id"] as? String)
     let retry = try Tool.run(["retry", String(id.prefix(8))], on: desktop)
     #expect(retry.status == 0, "\(retry.standardError)")

@@ -8,7 +8,8 @@ enum HistoryCommands {
   static func history(json: Bool, context: ToolContext) -> ExitCode {
     let records = HistoryStore(stateHome: context.paths.stateHome).records()
     if json {
-      context.output.line(JSON.encode(records))
+      context.output.line(
+        (try? HistoryStore.json(records)).map { String(decoding: $0, as: UTF8.self) } ?? "[]")
       return .success
     }
     let formatter = DateFormatter()

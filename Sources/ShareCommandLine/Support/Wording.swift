@@ -124,7 +124,9 @@ enum Wording {
         "no share service '\(id)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), .noSuchService
       )
     case .notAccepted(let service, let rejection):
-      return ("\(service.name) does not accept these items: \(Diagnostics.message(for: rejection))", .notAccepted)
+      return (
+        "\(service.name) does not accept these items: \(Diagnostics.message(for: rejection))", .notAccepted
+      )
     case .unreadableFiles(let problems):
       return (problems.map(describe).joined(separator: "\nxdg-share: "), .failure)
     case .cannotRecord(let reason):
