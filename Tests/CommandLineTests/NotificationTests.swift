@@ -67,7 +67,8 @@ import Testing
     let sent = try notifications()
     #expect(sent.count == 1)
     #expect(sent.first?["summary"] as? String == "Cannot share")
-    #expect(sent.first?["body"] as? String == "Upload does not accept these items: it takes at most 1 file, not 2")
+    #expect(
+      sent.first?["body"] as? String == "Upload does not accept these items: it takes at most 1 file, not 2")
     #expect(sent.first?["app"] as? String == "xdg-share")
   }
 

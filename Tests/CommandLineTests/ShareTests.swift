@@ -240,7 +240,8 @@ import Testing
     try desktop.writeFile(named: "a.txt", contents: "a")
     let result = try Tool.run(["--service", "com.example.oneimage", "a.txt"], on: desktop)
     #expect(result.status == 7)
-    #expect(result.standardError == "xdg-share: oneimage does not accept these items: it does not take files\n")
+    #expect(
+      result.standardError == "xdg-share: oneimage does not accept these items: it does not take files\n")
     #expect(
       !FileManager.default.fileExists(atPath: "\(desktop.root)/state/request-com.example.oneimage.json"))
   }

@@ -83,6 +83,31 @@ import Testing
         """)
   }
 
+  /// What is there instead of the program, said as it is: the commonest first mistakes.
+  @Test func theProgramThatCannotRunSaysWhy() throws {
+    var fixture = BundleFixture(id: "com.example.noexec", name: "No exec", ruleXML: Self.truePredicate)
+    fixture.executableName = "program"
+    let bundle = try fixture.write(into: desktop.files, folder: "noexec")
+    let prefix = "\(bundle)/Info.plist: CFBundleExecutable: expected an executable file in the bundle, found"
+    chmod("\(bundle)/program", 0o644)
+    #expect(
+      try Tool.run(["validate", bundle], on: desktop).standardOutput
+        == "\(prefix) \"program\" without permission to run it (chmod +x)\n")
+    try FileManager.default.removeItem(atPath: "\(bundle)/program")
+    try FileManager.default.createSymbolicLink(
+      atPath: "\(bundle)/program", withDestinationPath: "../elsewhere")
+    #expect(
+      try Tool.run(["validate", bundle], on: desktop).standardOutput
+        == "\(prefix) \"program\", a symbolic link to nothing (\"../elsewhere\")\n")
+    try FileManager.default.removeItem(atPath: "\(bundle)/program")
+    try FileManager.default.createDirectory(atPath: "\(bundle)/program", withIntermediateDirectories: false)
+    #expect(
+      try Tool.run(["validate", bundle], on: desktop).standardOutput == "\(prefix) a directory \"program\"\n")
+    let nowhere = try Tool.run(["validate", "\(desktop.files)/nowhere.shareext"], on: desktop)
+    #expect(nowhere.status == 1)
+    #expect(nowhere.standardOutput == "\(desktop.files)/nowhere.shareext: no such file or directory\n")
+  }
+
   @Test func missingRuleAndWrongExtensionPoint() throws {
     let bundle = "\(desktop.files)/odd.shareext"
     try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
@@ -110,7 +135,7 @@ import Testing
         """)
   }
 
-  @Test func notAPropertyListAndNotADirectory() throws {
+  @Test func notAPropertyListAndNothingThere() throws {
     let bundle = "\(desktop.files)/garbage.shareext"
     try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
     try "this is not a plist <".write(toFile: "\(bundle)/Info.plist", atomically: true, encoding: .utf8)
@@ -119,7 +144,7 @@ import Testing
     #expect(
       result.standardOutput == """
         \(bundle)/Info.plist: cannot be read: not a property list
-        \(desktop.files)/nothing.shareext: expected a directory named *.shareext
+        \(desktop.files)/nothing.shareext: no such file or directory
 
         """)
   }

@@ -49,13 +49,13 @@ private struct ManifestReader {
 
   mutating func read(languages: [String]) -> ShareService? {
     var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: bundlePath, isDirectory: &isDirectory), isDirectory.boolValue
-    else {
-      problems.append(BundleProblem(file: bundlePath, kind: .notABundle))
+    let exists = FileManager.default.fileExists(atPath: bundlePath, isDirectory: &isDirectory)
+    guard exists, isDirectory.boolValue else {
+      problems.append(BundleProblem(file: bundlePath, kind: .notABundle(exists: exists)))
       return nil
     }
     if !bundlePath.hasSuffix(".shareext") {
-      problems.append(BundleProblem(file: bundlePath, kind: .notABundle, severity: .warning))
+      problems.append(BundleProblem(file: bundlePath, kind: .notABundle(), severity: .warning))
     }
     // A FIFO or a huge file named Info.plist must not hold up every reader of the registry.
     let attributes = try? FileManager.default.attributesOfItem(atPath: plistPath)
@@ -139,13 +139,17 @@ private struct ManifestReader {
     }
     let path = bundlePath + "/" + name
     var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-      FileManager.default.isExecutableFile(atPath: path)
-    else {
-      report(InfoPlistKey.executable, .missingFile(expected: .executableFileInBundle, name: name))
-      return nil
+    let found: BundleProblem.FileFinding
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+      if !isDirectory.boolValue, FileManager.default.isExecutableFile(atPath: path) { return path }
+      found = isDirectory.boolValue ? .directory : .notExecutable
+    } else if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+      found = .danglingLink(target: target)
+    } else {
+      found = .nothing
     }
-    return path
+    report(InfoPlistKey.executable, .missingFile(expected: .executableFileInBundle, name: name, found: found))
+    return nil
   }
 
   mutating func icon(in root: [String: PropertyListValue]) -> String {

@@ -25,6 +25,16 @@ public struct BundleProblem: Error, Hashable, Sendable {
     case executableFileInBundle
   }
 
+  /// What is where a file was expected.
+  public enum FileFinding: Hashable, Sendable {
+    case nothing
+    case directory
+    /// A symbolic link to nothing (`target`: what it names).
+    case danglingLink(target: String)
+    /// A file without permission to run it.
+    case notExecutable
+  }
+
   public enum Kind: Hashable, Sendable {
     /// A key holds a value of the wrong type or form.
     case unexpectedValue(expected: Expectation, found: PropertyListValue)
@@ -34,12 +44,12 @@ public struct BundleProblem: Error, Hashable, Sendable {
     case unknownKey(suggestion: String?)
     /// The predicate string does not parse.
     case predicateSyntax(PredicateSyntaxError)
-    /// A file named by a key does not exist or cannot be used.
-    case missingFile(expected: Expectation, name: String)
+    /// A file named by a key does not exist or cannot be used as it is.
+    case missingFile(expected: Expectation, name: String, found: FileFinding = .nothing)
     /// The file cannot be read or is no property list.
     case unreadable(String)
-    /// The path is no `*.shareext` directory.
-    case notABundle
+    /// The path is no `*.shareext` directory (`exists`: something else is there).
+    case notABundle(exists: Bool = true)
     /// Another bundle earlier in the search path has the same identifier.
     case shadowed(by: String)
   }

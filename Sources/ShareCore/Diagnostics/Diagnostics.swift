@@ -22,12 +22,20 @@ public enum Diagnostics {
       "unknown key"
     case .predicateSyntax(let error):
       "invalid predicate: \(error.message)"
-    case .missingFile(let expected, let name):
+    case .missingFile(let expected, let name, .nothing):
       "expected \(describe(expected)), found no such file \(quoted(name))"
+    case .missingFile(let expected, let name, .directory):
+      "expected \(describe(expected)), found a directory \(quoted(name))"
+    case .missingFile(let expected, let name, .danglingLink(let target)):
+      "expected \(describe(expected)), found \(quoted(name)), a symbolic link to nothing (\(quoted(target)))"
+    case .missingFile(let expected, let name, .notExecutable):
+      "expected \(describe(expected)), found \(quoted(name)) without permission to run it (chmod +x)"
     case .unreadable(let reason):
       "cannot be read: \(reason)"
-    case .notABundle:
+    case .notABundle(exists: true):
       "expected a directory named *.shareext"
+    case .notABundle(exists: false):
+      "no such file or directory"
     case .shadowed(let first):
       "skipped: \(first) has the same identifier and comes first"
     }

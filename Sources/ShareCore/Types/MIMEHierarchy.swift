@@ -17,6 +17,13 @@ public struct MIMEHierarchy: Sendable {
       parents[child, default: []].append(parent)
     }
     for (alias, canonical) in Self.pairs(in: aliasText) where aliases[alias] == nil {
+      // Two packages may each call the other's type an alias of theirs (shared-mime-info's
+      // application/pkcs12 and gcr's application/x-pkcs12): GIO then treats both as types.
+      if aliases[canonical] == alias {
+        aliases[canonical] = nil
+        aliasesByCanonical[alias]?.removeAll { $0 == canonical }
+        continue
+      }
       aliases[alias] = canonical
       aliasesByCanonical[canonical, default: []].append(alias)
     }

@@ -266,6 +266,8 @@ extension UTITable {
     Entry(
       "public.x509-certificate", conformsTo: ["public.data"],
       mimeTypes: ["application/pkix-cert", "application/x-x509-ca-cert"]),
-    Entry("com.rsa.pkcs-12", conformsTo: ["public.data"], mimeTypes: ["application/pkcs12"]),
+    Entry(
+      "com.rsa.pkcs-12", conformsTo: ["public.data"],
+      mimeTypes: ["application/pkcs12", "application/x-pkcs12"]),
   ])
 }
