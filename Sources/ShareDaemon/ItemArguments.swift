@@ -41,7 +41,15 @@ enum ItemArguments {
         item = .file(FilePath(bytes: bytes))
         contentKeys.append(key)
       case ("url", .string(let url)):
-        item = FilePath(fileURL: url).map(ShareItem.file) ?? .webURL(url)
+        if let path = FilePath(fileURL: url) {
+          item = .file(path)
+        } else {
+          guard ShareItem.isAbsoluteURL(url) else {
+            throw .invalidArgument(
+              label + ".url", expected: "an absolute URL such as https://example.org/", found: "'\(url)'")
+          }
+          item = .webURL(url)
+        }
         contentKeys.append(key)
       case ("text", .string(let text)):
         item = .text(text)

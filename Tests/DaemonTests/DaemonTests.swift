@@ -162,6 +162,11 @@ import Testing
         "org.freedesktop.DBus.Error.InvalidArgs", "options.fields: expected type 'as', found 's'"
       ),
       (
+        "QueryItems", [Self.items([[("url", .string("not a url"))]]), Self.noOptions],
+        "org.freedesktop.DBus.Error.InvalidArgs",
+        "items[0].url: expected an absolute URL such as https://example.org/, found 'not a url'"
+      ),
+      (
         "QueryItems", [Self.items([[]]), Self.noOptions], "org.freedesktop.DBus.Error.InvalidArgs",
         "items[0]: expected exactly one of path, url or text, found none"
       ),

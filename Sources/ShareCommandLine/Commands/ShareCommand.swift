@@ -27,7 +27,8 @@ enum ShareCommand {
       }
       switch context.picker.choose(from: candidates, output: context.output) {
       case .chosen(let service): serviceID = service.id
-      case .declined: return .noServiceChosen
+      case .cancelled: return .cancelled
+      case .noOneToAsk: return .noServiceChosen
       }
     }
     return perform(
@@ -66,7 +67,10 @@ protocol ServicePicker {
 
 enum ServiceChoice {
   case chosen(ShareService)
-  case declined
+  /// The user chose none (Enter, or the end of input).
+  case cancelled
+  /// There is no one to ask.
+  case noOneToAsk
 }
 
 /// Numbered list on the terminal, answer on standard input.
@@ -76,14 +80,15 @@ struct TerminalPicker: ServicePicker {
       output.writeError("  \(index + 1). \(service.name)  (\(service.id))\n")
     }
     while true {
-      output.writeError("Share with [1-\(services.count), Enter to cancel]: ")
+      output.writeError(Wording.pickerPrompt(count: services.count))
       guard let answer = readLine()?.trimmingCharacters(in: .whitespaces), !answer.isEmpty else {
-        return .declined
+        return .cancelled
       }
       if let number = Int(answer), services.indices.contains(number - 1) {
         return .chosen(services[number - 1])
       }
       if let service = services.first(where: { $0.id == answer }) { return .chosen(service) }
+      output.writeError(Wording.pickerHint(answer, count: services.count))
     }
   }
 }
@@ -93,6 +98,6 @@ struct ListingPicker: ServicePicker {
   func choose(from services: [ShareService], output: Output) -> ServiceChoice {
     for service in services { output.line("\(service.id)\t\(service.name)") }
     output.error(Wording.chooseWithService)
-    return .declined
+    return .noOneToAsk
   }
 }

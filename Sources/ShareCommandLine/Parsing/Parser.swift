@@ -217,23 +217,12 @@ enum SelectionOption: String {
       return .text(string)
     case .url:
       if let path = FilePath(fileURL: string) { return .file(path) }
-      guard Self.isAbsoluteURL(string) else {
+      guard ShareItem.isAbsoluteURL(string) else {
         throw .invalidValue(
           option: rawValue, value: string, expected: "an absolute URL such as https://example.org/")
       }
       return .webURL(string)
     }
-  }
-
-  /// `scheme:rest` with an RFC 3986 scheme and no spaces.
-  static func isAbsoluteURL(_ string: String) -> Bool {
-    guard let colon = string.firstIndex(of: ":"), colon != string.startIndex,
-      string.index(after: colon) != string.endIndex
-    else { return false }
-    let scheme = string[..<colon]
-    return scheme.first!.isLetter
-      && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
-      && !string.contains(where: { $0.isWhitespace })
   }
 }
 

@@ -62,6 +62,12 @@ enum Wording {
 
   static func removed(_ path: String) -> String { "Removed \(path)" }
 
+  static func pickerPrompt(count: Int) -> String { "Share with [1-\(count), Enter to cancel]: " }
+
+  static func pickerHint(_ answer: String, count: Int) -> String {
+    "'\(answer)' is none of them: type a number from 1 to \(count), or a service's identifier\n"
+  }
+
   static let chooseWithService = "no terminal to ask on; choose one with --service ID"
   static let cannotShare = "Cannot share"
 

@@ -5,6 +5,20 @@ public enum ShareItem: Hashable, Sendable {
   case text(String)
 }
 
+extension ShareItem {
+  /// Whether `string` can be shared as a link: `scheme:rest` with an RFC 3986 scheme and no white
+  /// space. The command line and the D-Bus service both ask this.
+  public static func isAbsoluteURL(_ string: String) -> Bool {
+    guard let colon = string.firstIndex(of: ":"), colon != string.startIndex,
+      string.index(after: colon) != string.endIndex
+    else { return false }
+    let scheme = string[..<colon]
+    return scheme.first!.isLetter
+      && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+      && !string.contains(where: { $0.isWhitespace })
+  }
+}
+
 /// An item as a caller hands it over: the item, and its MIME type when the caller knows it.
 public struct RequestedItem: Hashable, Sendable {
   public var item: ShareItem

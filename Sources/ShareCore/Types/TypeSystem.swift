@@ -102,7 +102,7 @@ public struct TypeSystem: Sendable {
     }
     // Every other name of each MIME type, so that a rule written with an alias (`image/jpg`, as
     // rule authors do) matches as the canonical name does.
-    for type in closure where Self.isMIMEType(type) { closure.formUnion(mime.aliases(of: type)) }
+    closure.formUnion(closure.filter(Self.isMIMEType).flatMap(mime.aliases(of:)))
     return closure
   }
 
