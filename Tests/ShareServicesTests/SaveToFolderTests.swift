@@ -96,12 +96,21 @@ import Testing
     #expect(FileManager.default.contentsEqual(atPath: path, andPath: copy))
   }
 
-  @Test func theConfiguredFolderIsUsedAndCreated() throws {
+  @Test func theConfiguredFolderIsUsedAndNeverCreated() throws {
     try FileManager.default.createDirectory(
       atPath: "\(desktop.root)/config/xdg-share", withIntermediateDirectories: true)
     try "[Save to Folder]\nFolder=~/Shared/From xdg-share\n".write(
       toFile: "\(desktop.root)/config/xdg-share/save-to-folder.ini", atomically: true, encoding: .utf8)
     let file = try desktop.writeFile(named: "a.txt", contents: "a")
+    // A typing mistake in Folder= must not scatter files into a new folder.
+    let missing = try run([.file(file)])
+    #expect(
+      missing.cancelMessage
+        == "The folder ~/Shared/From xdg-share set in \(desktop.root)/config/xdg-share/save-to-folder.ini does not exist"
+    )
+    #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/home/Shared"))
+    try FileManager.default.createDirectory(
+      atPath: "\(desktop.root)/home/Shared/From xdg-share", withIntermediateDirectories: true)
     let run = try run([.file(file)])
     #expect(run.completed, "\(run.cancelMessage ?? run.standardError)")
     #expect(run.returned?.map(\.path) == ["\(desktop.root)/home/Shared/From xdg-share/a.txt"])

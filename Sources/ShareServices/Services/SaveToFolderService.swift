@@ -39,7 +39,9 @@ public struct SaveToFolderService: ShareExtension {
     context.completeRequest(returningItems: [ExtensionItem(attachments: saved)])
   }
 
-  /// The folder to save into, created when it is missing.
+  /// The folder to save into. The desktop's Public folder is created when it is missing; a folder
+  /// the user configured must exist, so that a typing mistake in `Folder=` does not scatter files
+  /// into a new folder nobody looks at.
   static func destination(environment: ServiceEnvironment) throws -> String {
     let configuration = environment.configFile("save-to-folder.ini")
     let configured = try KeyFile.load(configuration)?["Save to Folder", "Folder"]
@@ -50,6 +52,11 @@ public struct SaveToFolderService: ShareExtension {
         throw ShareError("Cannot save into \(environment.abbreviated(folder)): it is a file, not a folder")
       }
       return folder
+    }
+    if configured != nil {
+      throw ShareError(
+        "The folder \(environment.abbreviated(folder)) set in \(environment.abbreviated(configuration)) does not exist"
+      )
     }
     do {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
