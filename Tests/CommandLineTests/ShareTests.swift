@@ -341,6 +341,31 @@ import Testing
     #expect(refused.standardError.contains("CFBundleIdentifier: expected a reverse-DNS identifier"))
   }
 
+  /// "One program, several services" (the tutorial): a bundle whose program is a relative link
+  /// to a program beside the bundle still works once installed.
+  @Test func aRelativeLinkOutOfTheBundleIsAnchoredWhenInstalled() throws {
+    var fixture = BundleFixture(
+      id: "com.example.linked", name: "Linked", ruleXML: BundleFixture.predicate("TRUEPREDICATE"))
+    fixture.executableName = "run"
+    let bundle = try fixture.write(into: desktop.files + "/ext", folder: "linked")
+    try FileManager.default.createDirectory(
+      atPath: desktop.files + "/shared", withIntermediateDirectories: true)
+    try FileManager.default.moveItem(atPath: bundle + "/run", toPath: desktop.files + "/shared/multi")
+    try FileManager.default.createSymbolicLink(
+      atPath: bundle + "/run", withDestinationPath: "../../shared/multi")
+    #expect(try Tool.run(["validate", bundle], on: desktop).status == 0)
+    // Run from the folder above, with a relative path, as a user would.
+    let install = try Tool.run(["install", "ext/linked.shareext"], on: desktop)
+    #expect(install.status == 0, "\(install.standardError)")
+    let installed = "\(desktop.userExtensions)/com.example.linked.shareext/run"
+    #expect(
+      try FileManager.default.destinationOfSymbolicLink(atPath: installed) == desktop.files + "/shared/multi")
+    let list = try Tool.run(["list"], on: desktop)
+    #expect(
+      list.standardOutput.contains("com.example.linked") && list.standardError.isEmpty,
+      "\(list.standardError)")
+  }
+
   @Test func systemServicesCannotBeUninstalledHere() throws {
     try BundleFixture(
       id: "com.example.system", name: "System", ruleXML: BundleFixture.predicate("TRUEPREDICATE")

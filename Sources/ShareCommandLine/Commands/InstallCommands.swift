@@ -23,6 +23,11 @@ enum InstallCommands {
       try files.createDirectory(atPath: destinationFolder, withIntermediateDirectories: true)
       try? files.removeItem(atPath: staging)
       try files.copyItem(atPath: source, toPath: staging)
+      try anchorOutwardLinks(in: staging, copiedFrom: source)
+      // The copy must work where it lands, not only where it was.
+      guard loader.load(bundleAt: staging).service != nil else {
+        throw CopyDoesNotLoad()
+      }
       // Other copies of the same service in the user's folder would shadow the new one.
       for other in userBundles(withID: service.id, in: destinationFolder) where other != destination {
         try files.removeItem(atPath: other)
@@ -30,14 +35,37 @@ enum InstallCommands {
       try replace(destination, with: staging)
     } catch {
       try? files.removeItem(atPath: staging)
+      let reason = error is CopyDoesNotLoad ? Wording.copyDoesNotLoad : error.localizedDescription
       context.output.error(
-        Wording.describe(
-          .cannotInstall(service.id, into: destinationFolder, reason: error.localizedDescription)))
+        Wording.describe(.cannotInstall(service.id, into: destinationFolder, reason: reason)))
       return .failure
     }
     context.output.line(Wording.installed(service.name, id: service.id, in: destination))
     RegisterCommand.resync(context: context)
     return .success
+  }
+
+  private struct CopyDoesNotLoad: Error {}
+
+  /// A relative symbolic link that leads out of the bundle (`run -> ../../shared/program`) would
+  /// lead elsewhere from the new place: each becomes an absolute link to what it named where the
+  /// bundle was. Links within the bundle stay relative.
+  static func anchorOutwardLinks(in copy: String, copiedFrom source: String) throws {
+    let files = FileManager.default
+    let absoluteSource = source.hasPrefix("/") ? source : files.currentDirectoryPath + "/" + source
+    let bundle = (absoluteSource as NSString).standardizingPath
+    guard let walker = files.enumerator(atPath: copy) else { return }
+    for case let relative as String in walker {
+      let link = copy + "/" + relative
+      guard let target = try? files.destinationOfSymbolicLink(atPath: link), !target.hasPrefix("/") else {
+        continue
+      }
+      let folder = ((bundle + "/" + relative) as NSString).deletingLastPathComponent
+      let named = ((folder + "/" + target) as NSString).standardizingPath
+      guard named != bundle, !named.hasPrefix(bundle + "/") else { continue }
+      try files.removeItem(atPath: link)
+      try files.createSymbolicLink(atPath: link, withDestinationPath: named)
+    }
   }
 
   static func uninstall(_ id: String, context: ToolContext) -> ExitCode {

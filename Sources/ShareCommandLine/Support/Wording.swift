@@ -68,6 +68,9 @@ enum Wording {
     "'\(answer)' is none of them: type a number from 1 to \(count), or a service's identifier\n"
   }
 
+  static let copyDoesNotLoad =
+    "the copy does not work where it would be installed (a link in the bundle leads nowhere from there)"
+
   static let chooseWithService = "no terminal to ask on; choose one with --service ID"
   static let cannotShare = "Cannot share"
 
