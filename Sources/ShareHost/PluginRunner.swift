@@ -200,10 +200,21 @@ public final class PluginRunner: Sendable {
       guard (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil else {
         return .failure(UnreadableLine(reason: "not JSON"))
       }
-      if case DecodingError.dataCorrupted(let context) = error {
+      switch error {
+      case DecodingError.keyNotFound(let key, let context):
+        return .failure(
+          UnreadableLine(reason: "\(CodingPath.describe(context.codingPath + [key])) is missing"))
+      case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+        return .failure(
+          UnreadableLine(reason: "\(CodingPath.describe(context.codingPath)) has a wrong value"))
+      case DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty:
         return .failure(UnreadableLine(reason: context.debugDescription))
+      case DecodingError.dataCorrupted(let context):
+        return .failure(
+          UnreadableLine(reason: "\(CodingPath.describe(context.codingPath)): \(context.debugDescription)"))
+      default:
+        return .failure(UnreadableLine(reason: "not a protocol event"))
       }
-      return .failure(UnreadableLine(reason: "a field has the wrong type"))
     }
   }
 }

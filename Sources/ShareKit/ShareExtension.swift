@@ -145,16 +145,5 @@ public enum ShareExtensionRunner {
     }
   }
 
-  /// A coding path as a key path: `inputItems[0].attachments`.
-  private static func describe(_ path: [any CodingKey]) -> String {
-    var text = ""
-    for key in path {
-      if let index = key.intValue {
-        text += "[\(index)]"
-      } else {
-        text += (text.isEmpty ? "" : ".") + key.stringValue
-      }
-    }
-    return text.isEmpty ? "the top level" : "'\(text)'"
-  }
+  private static func describe(_ path: [any CodingKey]) -> String { CodingPath.describe(path) }
 }

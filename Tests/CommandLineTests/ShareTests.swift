@@ -133,6 +133,17 @@ import Testing
       "print('hello there', flush=True)",
       "xdg-share: crash failed: it wrote output that is not a protocol event (not JSON): \"hello there\"\n"
     ),
+    (
+      "emit({'complete': {'returningItems': [{'attachments': [{'url': 'https://x/'}]}]}})",
+      "xdg-share: crash failed: it wrote output that is not a protocol event "
+        + "('complete.returningItems[0].attachments[0].typeIdentifiers' is missing): "
+        + "\"{\\\"complete\\\": {\\\"returningItems\\\": [{\\\"attachments\\\": [{\\\"url\\\": \\\"https://x/\\\"}]}]}}\"\n"
+    ),
+    (
+      "emit({'progress': '50%'})",
+      "xdg-share: crash failed: it wrote output that is not a protocol event ('progress' has a wrong value): "
+        + "\"{\\\"progress\\\": \\\"50%\\\"}\"\n"
+    ),
   ])
   func failingPluginExitsWithFour(_ body: String, _ message: String) throws {
     try plugin("com.example.crash", body: body)
