@@ -18,12 +18,15 @@ enum BusError: Error, Equatable {
   case stopping
   case unreadableFiles([FilePath])
   case cannotRecord(String)
+  case unknownInterface(String)
   case unknownProperty(String)
   case readOnlyProperty(String)
 
   var name: String {
     switch self {
-    case .invalidArgument, .tokenInUse, .noRequestInFlight: "org.freedesktop.DBus.Error.InvalidArgs"
+    case .invalidArgument, .tokenInUse: "org.freedesktop.DBus.Error.InvalidArgs"
+    case .noRequestInFlight: "org.freedesktop.DBus.Error.UnknownObject"
+    case .unknownInterface: "org.freedesktop.DBus.Error.UnknownInterface"
     case .noSuchService: "org.xdgshare.Share1.Error.NoSuchService"
     case .notAccepted: "org.xdgshare.Share1.Error.NotAccepted"
     case .tooManyItems, .tooManyRequests, .tooManyRequestsOfCaller: "org.xdgshare.Share1.Error.LimitExceeded"
@@ -48,7 +51,8 @@ enum BusError: Error, Equatable {
     case .tooManyRequestsOfCaller(let inFlight, let limit):
       "\(inFlight) requests of this caller are in flight; at most \(limit)"
     case .tokenInUse(let token): "options.handle_token: '\(token)' is in use by a request in flight"
-    case .noRequestInFlight(let path): "no request in flight at \(path)"
+    case .noRequestInFlight(let path): "no request in flight at \(path): it has ended, or never was"
+    case .unknownInterface(let name): "no interface '\(name)' here; the service's is org.xdgshare.Share1"
     case .notRequestOwner: "only the caller that started the request may cancel it"
     case .stopping: "the service is stopping; call again, and a new one starts"
     case .unreadableFiles(let paths):

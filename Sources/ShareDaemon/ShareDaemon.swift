@@ -368,9 +368,10 @@ public final class ShareDaemon {
     switch member {
     case "Get":
       try expect(message, "ss", names: "(s interface_name, s property_name)")
-      guard arguments[0] == .string(Self.interface), arguments[1] == .string("Version") else {
-        throw .unknownProperty(arguments[1].stringValue ?? "")
+      guard arguments[0] == .string(Self.interface) else {
+        throw .unknownInterface(arguments[0].stringValue ?? "")
       }
+      guard arguments[1] == .string("Version") else { throw .unknownProperty(arguments[1].stringValue ?? "") }
       return message.reply([.variant(.uint32(Self.version))])
     case "GetAll":
       try expect(message, "s", names: "(s interface_name)")
@@ -526,7 +527,7 @@ public final class ShareDaemon {
       results.append(("message", .string(failure.message)))
     case .timedOut(let seconds):
       code = 2
-      results.append(("message", .string("timed out after \(seconds) seconds")))
+      results.append(("message", .string(ShareOutcome.timedOutMessage("it", seconds: seconds))))
     }
     return [.uint32(code), .vardict(results)]
   }

@@ -14,6 +14,13 @@ public enum ShareOutcome: Equatable, Sendable {
 
   /// The error code of a request the user (not the plugin) cancelled.
   public static let userCancelledCode = -1
+
+  /// What stopping at the time limit is, for people: "Upload took longer than 4 seconds and was
+  /// stopped", with `subject` as its first words.
+  public static func timedOutMessage(_ subject: String, seconds: Double) -> String {
+    let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    return "\(subject) took longer than \(shown) seconds and was stopped"
+  }
 }
 
 /// Why a plugin failed, as data.

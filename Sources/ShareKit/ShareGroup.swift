@@ -30,7 +30,8 @@ public struct ShareGroup: Sendable {
   init(_ identifier: String, environment: [String: String]) throws {
     guard let group = ApplicationGroup(identifier) else {
       throw ShareError.applicationGroup(
-        "'\(identifier)' is no App Group name; expected group.<reverse-DNS name>, e.g. group.ch.example.hoi")
+        "'\(identifier)' is not an App Group name; expected group.<reverse-DNS name>, e.g. group.ch.example.hoi"
+      )
     }
     if let declared = environment["XDG_SHARE_APPLICATION_GROUPS"],
       !declared.split(separator: ":").contains(Substring(identifier))

@@ -25,7 +25,7 @@ struct ShareGroupTests {
   func malformedName(name: String) throws {
     let error = #expect(throws: ShareError.self) { try group(name) }
     #expect(error?.code == 4)
-    #expect(error?.message.contains("is no App Group name") == true)
+    #expect(error?.message.contains("is not an App Group name") == true)
   }
 
   @Test("under the host, only declared groups may be used")

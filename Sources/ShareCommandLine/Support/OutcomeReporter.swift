@@ -53,7 +53,10 @@ final class OutcomeReporter {
     let code = Wording.exitCode(for: outcome)
     if json {
       output.line(
-        JSON.encode(OutcomeSummary(requestId: session.id, serviceId: session.service.id, outcome: outcome)))
+        JSON.encode(
+          OutcomeSummary(
+            requestId: session.id, serviceId: session.service.id, serviceName: session.service.name,
+            outcome: outcome)))
     } else if case .completed(let items) = outcome {
       for line in Wording.lines(for: items) { output.line(line) }
     }
@@ -95,7 +98,8 @@ struct OutcomeSummary: Encodable {
   var message: String?
   var returningItems: [ItemPayload]?
 
-  init(requestId: String, serviceId: String, outcome: ShareOutcome) {
+  /// `serviceName` words the message as the terminal does; `serviceId` names the service.
+  init(requestId: String, serviceId: String, serviceName: String, outcome: ShareOutcome) {
     self.requestId = requestId
     self.serviceId = serviceId
     switch outcome {
@@ -107,10 +111,10 @@ struct OutcomeSummary: Encodable {
       self.message = message
     case .failed:
       status = "failed"
-      message = Wording.describe(outcome, service: serviceId)
+      message = Wording.describe(outcome, service: serviceName)
     case .timedOut:
       status = "timed-out"
-      message = Wording.describe(outcome, service: serviceId)
+      message = Wording.describe(outcome, service: serviceName)
     }
   }
 }

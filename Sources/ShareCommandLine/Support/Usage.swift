@@ -23,17 +23,17 @@ public enum Usage {
       xdg-share --version
 
     Commands:
-      share      Share with a service (the default: `xdg-share photo.png`).
-      list       Show the installed share services, or those that accept the given items.
-      validate   Check share-extension bundles and report every problem.
-      install    Validate a bundle and install it for this user.
-      uninstall  Remove a service this user installed.
-      history    Show past share requests and how they ended.
-      retry      Run a request that did not complete again.
-      group      Print an App Group's shared folder.
-      daemon     Serve org.xdgshare.Share on the session bus (started by D-Bus activation).
-      register   Add Share to the right-click menu of every file manager.
-      unregister Remove what register wrote.
+      share       Share with a service (the default: `xdg-share photo.png`).
+      list        Show the installed share services, or those that accept the given items.
+      validate    Check share-extension bundles and report every problem.
+      install     Validate a bundle and install it for this user.
+      uninstall   Remove a service this user installed.
+      history     Show past share requests and how they ended.
+      retry       Run a request that did not complete again.
+      group       Print an App Group's shared folder.
+      daemon      Serve org.xdgshare.Share on the session bus (started by D-Bus activation).
+      register    Add Share to the right-click menu of every file manager.
+      unregister  Remove what register wrote.
 
     \(exitStatus)
 
@@ -46,7 +46,7 @@ public enum Usage {
       0  success
       1  failure (an invalid bundle, a file that cannot be read)
       2  the command line cannot be understood
-      3  the service cancelled the request (or you did)
+      3  cancelled: by you, or by the service, which says why
       4  the service failed (it crashed, exited non-zero, or said nothing)
       5  the service ran past its time limit and was stopped
       6  no service has that identifier

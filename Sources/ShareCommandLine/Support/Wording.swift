@@ -33,7 +33,7 @@ enum Wording {
     case .nothingToRetry(let id, let completed):
       "request \(id) \(completed ? "completed" : "is still running"); nothing to retry"
     case .notAnAppGroup(let name):
-      "'\(name)' is no App Group name; expected group.<reverse-DNS name>, e.g. group.ch.example.hoi"
+      "'\(name)' is not an App Group name; expected group.<reverse-DNS name>, e.g. group.ch.example.hoi"
     case .pathNotUTF8(let path): "\(path.displayString): expected a path in UTF-8"
     case .cannotInstall(let id, let folder, let reason): "cannot install \(id) into \(folder): \(reason)"
     case .installedForEveryUser(let id, let bundle, let settings):
@@ -111,7 +111,7 @@ enum Wording {
     case .cancelled(_, let message):
       message.isEmpty ? "\(service) cancelled" : "\(service) cancelled: \(message)"
     case .failed(let failure): "\(service) failed: " + failure.message
-    case .timedOut(let seconds): "\(service) took longer than \(format(seconds)) seconds and was stopped"
+    case .timedOut(let seconds): ShareOutcome.timedOutMessage(service, seconds: seconds)
     }
   }
 
@@ -141,9 +141,5 @@ enum Wording {
     case .cannotRecord(let reason):
       return ("cannot record the request, so it was not started: \(reason)", .failure)
     }
-  }
-
-  private static func format(_ seconds: Double) -> String {
-    seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
   }
 }
