@@ -8,7 +8,23 @@ import Testing
     #expect(path.fileURL == "file:///tmp/a%20b%0A%25%E9")
     #expect(FilePath(fileURL: path.fileURL) == path)
     #expect(path.string == nil)
-    #expect(path.displayString == "/tmp/a b\\n%\u{FFFD}")
+    #expect(path.displayString == "/tmp/a b\\n%\\xe9")
+  }
+
+  /// Escaped as `ls -b` does: one line, and two different names never look the same.
+  @Test func displayStringIsUnambiguous() {
+    let cases: [([UInt8], String)] = [
+      (Array("café ☕.png".utf8), "café ☕.png"),
+      (Array("a\\nb".utf8), "a\\\\nb"),
+      (Array("a\nb".utf8), "a\\nb"),
+      ([0x61, 0x1B, 0x7F, 0x09], "a\\x1b\\x7f\\t"),
+      ([0xFF, 0xFE, 0x2E], "\\xff\\xfe."),
+      ([0xE2, 0x98], "\\xe2\\x98"),
+      ([0xC3, 0xA9, 0xC3], "é\\xc3"),
+    ]
+    for (bytes, shown) in cases {
+      #expect(FilePath(bytes: bytes).displayString == shown, "\(bytes)")
+    }
   }
 
   @Test func fileURLParsing() {

@@ -70,7 +70,7 @@ enum HistoryCommands {
   private static func describe(_ item: RecordedItem) -> String {
     switch item {
     case .file(let url):
-      FilePath(fileURL: url).map { String(decoding: $0.lastComponent, as: UTF8.self) } ?? url
+      FilePath(fileURL: url).map { FilePath(bytes: $0.lastComponent).displayString } ?? url
     case .webURL(let url): url
     case .text(let text): Diagnostics.quoted(String(text.prefix(40)))
     }

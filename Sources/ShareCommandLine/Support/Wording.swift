@@ -91,11 +91,12 @@ enum Wording {
     }
   }
 
-  /// What a service returned, one line each: links and texts as they are, files as paths.
+  /// What a service returned, one line each: links and texts as they are, files as paths escaped
+  /// as `ls -b` does (``FilePath/displayString``), so that each is one line.
   static func lines(for items: [ItemPayload]) -> [String] {
     items.flatMap { item in
       item.attachments.compactMap { attachment -> String? in
-        if let path = attachment.path { return path }
+        if let path = attachment.path { return FilePath(path).displayString }
         if let url = attachment.url {
           return FilePath(fileURL: url).map(\.displayString) ?? url
         }

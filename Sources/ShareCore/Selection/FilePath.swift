@@ -19,21 +19,39 @@ public struct FilePath: Hashable, Sendable, Comparable, CustomStringConvertible 
     String(validating: bytes, as: UTF8.self)
   }
 
-  /// The path for showing to a person: invalid bytes become U+FFFD and control characters are
-  /// escaped, so a name can never forge a second line of output.
+  /// The path for showing to a person, escaped as `ls -b` does: control characters as `\n`,
+  /// `\t`, `\x1b`, bytes that are not UTF-8 as `\xff`, and the backslash itself as `\\`. A name
+  /// can never forge a second line of output, and two different names never look the same.
   public var displayString: String {
     var out = ""
-    for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
-      switch scalar {
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      case "\r": out += "\\r"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-        out += "\\x" + String(scalar.value, radix: 16)
-      default: out.unicodeScalars.append(scalar)
+    var index = bytes.startIndex
+    while index < bytes.endIndex {
+      let lead = bytes[index]
+      let length =
+        lead < 0x80 ? 1 : lead >> 5 == 0b110 ? 2 : lead >> 4 == 0b1110 ? 3 : lead >> 3 == 0b11110 ? 4 : 0
+      let end = index + max(length, 1)
+      if length > 0, end <= bytes.endIndex,
+        let scalar = String(validating: bytes[index..<end], as: UTF8.self)?.unicodeScalars.first
+      {
+        switch scalar {
+        case "\n": out += "\\n"
+        case "\t": out += "\\t"
+        case "\r": out += "\\r"
+        case "\\": out += "\\\\"
+        case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += Self.hexEscape(UInt8(scalar.value))
+        default: out.unicodeScalars.append(scalar)
+        }
+        index = end
+      } else {
+        out += Self.hexEscape(lead)
+        index += 1
       }
     }
     return out
+  }
+
+  private static func hexEscape(_ byte: UInt8) -> String {
+    "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
   }
 
   public var description: String { displayString }
