@@ -31,6 +31,27 @@ public struct ItemPayload: Codable, Equatable, Sendable {
   }
 }
 
+// The schema (data/plugin-protocol.schema.json) makes `userInfo` and `attachments` optional: a
+// request or an item written by hand, or by a program in another language, may leave them out.
+extension PluginRequest {
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    version = try container.decode(Int.self, forKey: .version)
+    requestId = try container.decode(String.self, forKey: .requestId)
+    serviceId = try container.decode(String.self, forKey: .serviceId)
+    inputItems = try container.decode([ItemPayload].self, forKey: .inputItems)
+    userInfo = try container.decodeIfPresent([String: JSONValue].self, forKey: .userInfo) ?? [:]
+  }
+}
+
+extension ItemPayload {
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    attributedContentText = try container.decodeIfPresent(String.self, forKey: .attributedContentText)
+    attachments = try container.decodeIfPresent([AttachmentPayload].self, forKey: .attachments) ?? []
+  }
+}
+
 /// One attachment: a file, a link or a text, with its type identifiers.
 ///
 /// A file has `url` (a `file://` URL percent-encoded byte by byte, so every name survives), `path`

@@ -349,3 +349,18 @@ struct ErrorReportTests {
     #expect(ShareError.report(for: CocoaError(.fileNoSuchFile)).message.contains("doesn’t exist"))
   }
 }
+
+/// The schema's smallest request: `userInfo` and an item's `attachments` may be left out.
+@Suite struct MinimalRequestTests {
+  @Test func optionalMembersMayBeLeftOut() async throws {
+    let sink = RecordingSink()
+    let input = #"{"version":1,"requestId":"r","serviceId":"s","inputItems":[{}]}"#
+    let status = await ShareExtensionRunner.serve(
+      input: .success(Data(input.utf8)), environment: [:], sink: sink, choosing: { _ in Completer.self })
+    #expect(status == 0)
+    guard case .complete? = try sink.events.last else {
+      Issue.record("expected a complete event, got \(try sink.events)")
+      return
+    }
+  }
+}
