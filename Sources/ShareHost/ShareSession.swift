@@ -19,6 +19,8 @@ public enum ShareRefusal: Error, Equatable, Sendable {
 public final class ShareSession: Sendable {
   public let service: ShareService
   public let request: PluginRequest
+  /// Where the service's program writes its standard error.
+  public var logPath: String { history.logPath(for: request.requestId) }
   private let history: HistoryStore
   private let runner: PluginRunner
   private let initialRecord: HistoryRecord

@@ -153,6 +153,18 @@ import Testing
     #expect(result.standardError == message)
   }
 
+  @Test func aFailureWithOutputOnStandardErrorPointsToTheLog() throws {
+    try plugin("com.example.noisy", body: "sys.stderr.write('Traceback: it broke\\n')\nsys.exit(2)")
+    try desktop.writeFile(named: "a.txt", contents: "a")
+    let result = try Tool.run(["--service", "com.example.noisy", "a.txt"], on: desktop)
+    #expect(result.status == 4)
+    let lines = result.standardError.split(separator: "\n")
+    #expect(lines.count == 2, "\(result.standardError)")
+    let log = try #require(lines.last?.components(separatedBy: ": ").last)
+    #expect(lines.last?.hasPrefix("xdg-share: what it wrote on standard error: ") == true)
+    #expect(try String(contentsOfFile: log, encoding: .utf8) == "Traceback: it broke\n")
+  }
+
   @Test func timeoutStopsTheWholeProcessGroup() throws {
     try plugin(
       "com.example.slow", extraXML: "<key>XDGShareTimeout</key><real>1</real>",

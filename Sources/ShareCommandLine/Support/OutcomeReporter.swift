@@ -60,9 +60,14 @@ final class OutcomeReporter {
     } else if case .completed(let items) = outcome {
       for line in Wording.lines(for: items) { output.line(line) }
     }
-    if case .completed = outcome {
-    } else {
+    switch outcome {
+    case .completed: break
+    case .cancelled: output.error(Wording.describe(outcome, service: serviceName))
+    case .failed, .timedOut:
       output.error(Wording.describe(outcome, service: serviceName))
+      // What the program said on its way down is in its log: point there when it said anything.
+      let size = (try? FileManager.default.attributesOfItem(atPath: session.logPath)[.size] as? Int) ?? 0
+      if size > 0 { output.error(Wording.seeLog(session.logPath)) }
     }
     notify(Wording.notification(for: outcome, service: serviceName), critical: code != .success)
     return code

@@ -71,6 +71,8 @@ enum Wording {
   static let copyDoesNotLoad =
     "the copy does not work where it would be installed (a link in the bundle leads nowhere from there)"
 
+  static func seeLog(_ path: String) -> String { "what it wrote on standard error: \(path)" }
+
   static let chooseWithService = "no terminal to ask on; choose one with --service ID"
   static let cannotShare = "Cannot share"
 
