@@ -26,7 +26,30 @@ public struct ServiceCatalog: Sendable {
       loader: BundleLoader(languages: Localization.preferredLanguages(environment: environment)),
       hiddenServices: settings?.hiddenServices ?? [])
     self.types = types
-    offered = registry.offered(in: serviceEnvironment(registry.services))
+    let serviceEnvironment = serviceEnvironment(registry.services)
+    offered = registry.offered(in: serviceEnvironment)
+    let registry = registry
+    withheld = registry.services.compactMap { service in
+      if registry.hiddenServices.contains(service.id) { return Withheld(service: service, reason: .hidden) }
+      let missing = serviceEnvironment.unmet(service.requirements)
+      return missing.isEmpty ? nil : Withheld(service: service, reason: .missing(missing))
+    }
+  }
+
+  /// The installed services that are not offered, and why.
+  public let withheld: [Withheld]
+
+  /// An installed service that is not offered.
+  public struct Withheld: Sendable {
+    public enum Reason: Sendable, Equatable {
+      /// Listed in `Hidden=` of the user's settings.
+      case hidden
+      /// Programs or bus names it needs that this desktop lacks.
+      case missing([String])
+    }
+
+    public var service: ShareService
+    public var reason: Reason
   }
 
   /// The offered services whose rules accept `selection`, in the registry's order.

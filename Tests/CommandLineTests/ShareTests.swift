@@ -389,6 +389,22 @@ import Testing
       "\(list.standardError)")
   }
 
+  @Test func installSaysWhenTheServiceWillNotBeOffered() throws {
+    let bundle = try BundleFixture(
+      id: "com.example.needy", name: "Needy", ruleXML: BundleFixture.predicate("TRUEPREDICATE"),
+      extraXML:
+        "<key>XDGShareRequiredPrograms</key><array><string>no-such-program-here|nor-this</string></array>"
+    )
+    .write(into: desktop.files, folder: "Needy")
+    let install = try Tool.run(["install", bundle], on: desktop)
+    #expect(install.status == 0)
+    #expect(
+      install.standardError
+        == "xdg-share: not offered: Needy (com.example.needy) needs no-such-program-here or nor-this, not found on this desktop\n"
+    )
+    #expect(!(try Tool.run(["list"], on: desktop).standardOutput.contains("com.example.needy")))
+  }
+
   @Test func systemServicesCannotBeUninstalledHere() throws {
     try BundleFixture(
       id: "com.example.system", name: "System", ruleXML: BundleFixture.predicate("TRUEPREDICATE")

@@ -41,6 +41,11 @@ enum InstallCommands {
       return .failure
     }
     context.output.line(Wording.installed(service.name, id: service.id, in: destination))
+    // Installed but not offered: say why now rather than leave the author to wonder.
+    let catalog = context.loadCatalog(reportProblems: false)
+    for withheld in catalog.withheld where withheld.service.id == service.id {
+      context.output.error(Wording.notOffered(withheld, settingsFile: catalog.paths.settingsFile))
+    }
     RegisterCommand.resync(context: context)
     return .success
   }

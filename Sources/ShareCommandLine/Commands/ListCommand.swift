@@ -1,6 +1,7 @@
 import Foundation
 import ShareCore
 import ShareHost
+import SharePOSIX
 
 /// `xdg-share list`: every offered service, or those that accept the given items.
 enum ListCommand {
@@ -23,6 +24,12 @@ enum ListCommand {
       for service in services {
         context.output.line(
           service.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + service.name)
+      }
+      // Someone reading the list wonders where an installed service went: say, on the terminal.
+      if options.selection.isEmpty, Terminal.isTerminal(2) {
+        for withheld in catalog.withheld {
+          context.output.error(Wording.notOffered(withheld, settingsFile: catalog.paths.settingsFile))
+        }
       }
     }
     return .success

@@ -73,6 +73,16 @@ enum Wording {
 
   static func seeLog(_ path: String) -> String { "what it wrote on standard error: \(path)" }
 
+  static func notOffered(_ withheld: ServiceCatalog.Withheld, settingsFile: String) -> String {
+    let service = "\(withheld.service.name) (\(withheld.service.id))"
+    switch withheld.reason {
+    case .hidden: return "not offered: \(service), hidden in \(settingsFile)"
+    case .missing(let needs):
+      let named = needs.map { $0.split(separator: "|").joined(separator: " or ") }
+      return "not offered: \(service) needs \(named.joined(separator: ", ")), not found on this desktop"
+    }
+  }
+
   static let chooseWithService = "no terminal to ask on; choose one with --service ID"
   static let cannotShare = "Cannot share"
 

@@ -76,4 +76,12 @@ extension ServiceEnvironment {
       alternatives.split(separator: "|").contains { isProgramAvailable(String($0)) }
     } && requirements.busNames.allSatisfy(isBusNameAvailable)
   }
+
+  /// What is missing of `requirements`: each program (or list of alternatives, `wl-copy|xclip`)
+  /// none of which is on `PATH`, then each bus name nobody owns or can start.
+  public func unmet(_ requirements: Requirements) -> [String] {
+    requirements.programs.filter { alternatives in
+      !alternatives.split(separator: "|").contains { isProgramAvailable(String($0)) }
+    } + requirements.busNames.filter { !isBusNameAvailable($0) }
+  }
 }
