@@ -108,6 +108,16 @@ import Testing
     #expect(nowhere.standardOutput == "\(desktop.files)/nowhere.shareext: no such file or directory\n")
   }
 
+  @Test(arguments: ["<dict/>", "<string>FALSEPREDICATE</string>"])
+  func aRuleThatAcceptsNothingIsWarnedAbout(_ rule: String) throws {
+    let bundle = try BundleFixture(id: "com.example.never", name: "Never", ruleXML: rule)
+      .write(into: desktop.files, folder: "never")
+    let result = try Tool.run(["validate", bundle], on: desktop)
+    #expect(result.status == 0, "a warning, not an error")
+    #expect(result.standardOutput.contains("NSExtensionActivationRule: "), "\(result.standardOutput)")
+    #expect(result.standardOutput.contains("this rule accepts nothing"), "\(result.standardOutput)")
+  }
+
   @Test func missingRuleAndWrongExtensionPoint() throws {
     let bundle = "\(desktop.files)/odd.shareext"
     try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)

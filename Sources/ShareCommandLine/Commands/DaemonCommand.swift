@@ -9,8 +9,8 @@ enum DaemonCommand {
       guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
         context.output.error(
           Usage.message(
-            for: .invalidValue(
-              option: "XDG_SHARE_IDLE_TIMEOUT", value: text, expected: "a number of seconds (0: never)")))
+            for: .invalidEnvironmentValue(
+              variable: "XDG_SHARE_IDLE_TIMEOUT", value: text, expected: "a number of seconds (0: never)")))
         return .usage
       }
       timeout = seconds

@@ -111,7 +111,9 @@ enum RegisterWording {
       case .installPackage(let package, _, let program):
         lines.append("  \(program) shows the entries only with \(package): sudo apt install \(package)")
       case .restart(let command, let family):
-        lines.append("  \(label(family)) loads them when it starts: run `\(command)` to quit it")
+        lines.append(
+          "  \(label(family)) reads them when it starts: if it is running, quit it (`\(command)`) and open it again"
+        )
       }
     }
     return lines

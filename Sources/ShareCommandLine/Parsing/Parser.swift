@@ -19,7 +19,11 @@ public enum Parser {
         return .help(name)
       }
       return .help(nil)
-    case "--version", "-V": return .version
+    case "--version", "-V":
+      if let extra = rest.first {
+        throw .unexpectedArgument(String(decoding: extra, as: UTF8.self), command: nil)
+      }
+      return .version
     default: break
     }
     guard let name = CommandName(rawValue: word) else {
@@ -47,7 +51,9 @@ public enum Parser {
       return .history(json: try onlyJSONFlag(&cursor, positional: nil).json)
     case .retry:
       let (json, id) = try onlyJSONFlag(&cursor, positional: "ID")
-      return .retry(id: id!, json: json)
+      // An empty ID would match every request.
+      guard let id, !id.isEmpty else { throw .missingArgument("ID", command: .retry) }
+      return .retry(id: id, json: json)
     case .group:
       guard let action = try cursor.next() else { throw .missingArgument("ACTION (path)", command: .group) }
       guard case .positional(let bytes) = action, bytes == Array("path".utf8) else {

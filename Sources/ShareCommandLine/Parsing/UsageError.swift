@@ -3,8 +3,9 @@ public enum UsageError: Error, Equatable, Sendable {
   case unknownCommand(String, suggestion: String?)
   case unknownOption(String, command: CommandName?, suggestion: String?)
   case missingValue(option: String)
-  case unexpectedArgument(String, command: CommandName)
+  case unexpectedArgument(String, command: CommandName?)
   case missingArgument(String, command: CommandName)
   case invalidValue(option: String, value: String, expected: String)
   case flagTakesNoValue(option: String)
+  case invalidEnvironmentValue(variable: String, value: String, expected: String)
 }

@@ -201,6 +201,8 @@ public enum Usage {
       "missing \(name). See '\(helpCommand(command))'."
     case .invalidValue(let option, let value, let expected):
       "option '\(option)': expected \(expected), found '\(value)'"
+    case .invalidEnvironmentValue(let variable, let value, let expected):
+      "environment variable \(variable): expected \(expected), found '\(value)'"
     case .flagTakesNoValue(let option):
       "option '\(option)' takes no value"
     }

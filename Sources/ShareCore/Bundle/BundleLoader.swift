@@ -195,7 +195,9 @@ private struct ManifestReader {
       return nil
     case .string(let source)?:
       do {
-        return .predicate(try PredicateParser.parse(source))
+        let predicate = try PredicateParser.parse(source)
+        if predicate == .constant(false) { report(InfoPlistKey.activationRule, .acceptsNothing, .warning) }
+        return .predicate(predicate)
       } catch {
         report(InfoPlistKey.activationRule, .predicateSyntax(error))
         return nil
@@ -221,7 +223,15 @@ private struct ManifestReader {
       maxMovies: count(rule, Key.maxMovies), supportsText: boolean(rule, Key.supportsText) ?? false,
       maxWebURLs: count(rule, Key.maxWebURLs), maxWebPages: count(rule, Key.maxWebPages),
       version: count(rule, Key.version) ?? 1, usesStrictMatching: boolean(rule, Key.strictMatching) ?? false)
-    return problems.count == before ? .dictionary(result) : nil
+    guard problems.count == before else { return nil }
+    let counts = [
+      result.maxAttachments, result.maxFiles, result.maxImages, result.maxMovies, result.maxWebURLs,
+      result.maxWebPages,
+    ]
+    if !result.supportsText, counts.allSatisfy({ ($0 ?? 0) == 0 }) {
+      report(InfoPlistKey.activationRule, .acceptsNothing, .warning)
+    }
+    return .dictionary(result)
   }
 
   // MARK: Typed reads

@@ -52,6 +52,8 @@ public struct BundleProblem: Error, Hashable, Sendable {
     case notABundle(exists: Bool = true)
     /// Another bundle earlier in the search path has the same identifier.
     case shadowed(by: String)
+    /// The activation rule can accept no selection: the service would never be offered.
+    case acceptsNothing
   }
 
   /// The file the problem is in (usually `…/Info.plist`).

@@ -36,6 +36,8 @@ public enum Diagnostics {
       "expected a directory named *.shareext"
     case .notABundle(exists: false):
       "no such file or directory"
+    case .acceptsNothing:
+      "this rule accepts nothing, so the service is never offered (name what it takes, e.g. NSExtensionActivationSupportsImageWithMaxCount)"
     case .shadowed(let first):
       "skipped: \(first) has the same identifier and comes first"
     }

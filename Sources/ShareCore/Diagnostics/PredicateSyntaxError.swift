@@ -80,7 +80,9 @@ extension PredicateSyntaxError: CustomStringConvertible {
     switch expected {
     case .knownKey(let allowed):
       let options =
-        allowed.isEmpty ? "this value has no keys" : "expected one of " + allowed.joined(separator: ", ")
+        allowed.isEmpty
+        ? "this value has no keys"
+        : allowed.count == 1 ? "expected \(allowed[0])" : "expected one of " + allowed.joined(separator: ", ")
       problem = "unknown key \(found); \(options)"
     case .boundVariable(let bound):
       let options =
