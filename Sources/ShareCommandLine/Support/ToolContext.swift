@@ -28,6 +28,9 @@ struct ToolContext {
       for problem in catalog.registry.problems where problem.severity == .error {
         output.diagnostic(Diagnostics.line(for: problem))
       }
+      if !SharedMIMEDatabase.isInstalled() {
+        output.error(Wording.noMIMEDatabase(SharedMIMEDatabase.directories()))
+      }
     }
     return catalog
   }

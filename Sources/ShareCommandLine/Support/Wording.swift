@@ -83,6 +83,11 @@ enum Wording {
     }
   }
 
+  static func noMIMEDatabase(_ directories: [String]) -> String {
+    "no shared-mime-info database in \(directories.joined(separator: ", ")): file types cannot be told "
+      + "apart (is /usr/share missing from XDG_DATA_DIRS?)"
+  }
+
   static let chooseWithService = "no terminal to ask on; choose one with --service ID"
   static let cannotShare = "Cannot share"
 

@@ -26,6 +26,12 @@ public enum SharedMIMEDatabase {
     return result
   }
 
+  /// Whether any of ``directories()`` holds a compiled database (`mime.cache`): without one GIO
+  /// tells file types only as `application/octet-stream` and `text/plain`.
+  public static func isInstalled() -> Bool {
+    directories().contains { access($0 + "/mime.cache", R_OK) == 0 }
+  }
+
   /// The type system of this machine: Apple's UTIs over the installed MIME database.
   public static func typeSystem() -> TypeSystem {
     TypeSystem(mime: loadHierarchy())
