@@ -16,7 +16,7 @@ enum BusError: Error, Equatable {
   case noRequestInFlight(path: String)
   case notRequestOwner
   case stopping
-  case unreadableFiles([FilePath])
+  case unreadableFiles([FileProblem])
   case cannotRecord(String)
   case unknownInterface(String)
   case unknownProperty(String)
@@ -55,8 +55,10 @@ enum BusError: Error, Equatable {
     case .unknownInterface(let name): "no interface '\(name)' here; the service's is org.xdgshare.Share1"
     case .notRequestOwner: "only the caller that started the request may cancel it"
     case .stopping: "the service is stopping; call again, and a new one starts"
-    case .unreadableFiles(let paths):
-      "cannot read " + paths.map { "'\($0.displayString)'" }.joined(separator: ", ")
+    case .unreadableFiles(let problems):
+      "cannot read "
+        + problems.map { "'\($0.path.displayString)' (\(Diagnostics.reason($0.reason)))" }.joined(
+          separator: ", ")
     case .cannotRecord(let reason): "cannot record the request: \(reason)"
     case .unknownProperty(let name): "no property '\(name)'"
     case .readOnlyProperty(let name): "property '\(name)' is read-only"
@@ -69,7 +71,7 @@ enum BusError: Error, Equatable {
     case .noSuchService(let id): self = .noSuchService(id)
     case .notAccepted(let service, let rejection):
       self = .notAccepted(service: service.id, rejection)
-    case .unreadableFiles(let problems): self = .unreadableFiles(problems.map(\.path))
+    case .unreadableFiles(let problems): self = .unreadableFiles(problems)
     case .cannotRecord(let reason): self = .cannotRecord(reason)
     }
   }

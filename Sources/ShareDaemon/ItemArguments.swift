@@ -27,6 +27,7 @@ enum ItemArguments {
     var item: ShareItem?
     var mimeType: String?
     var contentKeys: [String] = []
+    var unknownKeys: [String] = []
     for (key, value) in entries {
       switch (key, value) {
       case ("path", .bytes(var bytes)):
@@ -65,13 +66,16 @@ enum ItemArguments {
         throw .invalidArgument(
           label + "." + key, expected: "type '\(expected)'", found: "'\(value.signature)'")
       default:
-        continue  // Unknown keys are ignored, as portals do, so later versions can add some.
+        // Unknown keys are ignored, as portals do, so later versions can add some.
+        unknownKeys.append(key)
       }
     }
     guard contentKeys.count == 1, let item else {
+      let others =
+        unknownKeys.isEmpty ? "" : " (besides " + unknownKeys.map { "'\($0)'" }.joined(separator: ", ") + ")"
       throw .invalidArgument(
         label, expected: "exactly one of path, url or text",
-        found: contentKeys.isEmpty ? "none" : contentKeys.joined(separator: " and "))
+        found: (contentKeys.isEmpty ? "none" : contentKeys.joined(separator: " and ")) + others)
     }
     return RequestedItem(item, mimeType: mimeType)
   }

@@ -167,6 +167,16 @@ import Testing
         "items[0].url: expected an absolute URL such as https://example.org/, found 'not a url'"
       ),
       (
+        "QueryItems", [Self.items([[("bogus", .string("x"))]]), Self.noOptions],
+        "org.freedesktop.DBus.Error.InvalidArgs",
+        "items[0]: expected exactly one of path, url or text, found none (besides 'bogus')"
+      ),
+      (
+        "QueryItems",
+        [Self.items([[("path", .bytes(Array("/nonexistent/gone.png".utf8)))]]), Self.noOptions],
+        "org.xdgshare.Share1.Error.Failed", "cannot read '/nonexistent/gone.png' (no such file or directory)"
+      ),
+      (
         "QueryItems", [Self.items([[]]), Self.noOptions], "org.freedesktop.DBus.Error.InvalidArgs",
         "items[0]: expected exactly one of path, url or text, found none"
       ),

@@ -47,13 +47,7 @@ enum Wording {
   }
 
   static func describe(_ problem: FileProblem) -> String {
-    let reason =
-      switch problem.reason {
-      case .notFound: "no such file or directory"
-      case .permissionDenied: "permission denied"
-      case .other(let message): message
-      }
-    return "\(problem.path.displayString): \(reason)"
+    "\(problem.path.displayString): \(Diagnostics.reason(problem.reason))"
   }
 
   static func installed(_ name: String, id: String, in folder: String) -> String {

@@ -92,6 +92,15 @@ public enum Diagnostics {
   }
 
   /// Why a rule refuses a selection, e.g. "it takes at most 1 image, not 2".
+  /// Why a file cannot be looked at, for people: "no such file or directory".
+  public static func reason(_ reason: FileProblem.Reason) -> String {
+    switch reason {
+    case .notFound: "no such file or directory"
+    case .permissionDenied: "permission denied"
+    case .other(let message): message
+    }
+  }
+
   public static func message(for rejection: RuleRejection) -> String {
     switch rejection {
     case .empty: "there is nothing to share"
