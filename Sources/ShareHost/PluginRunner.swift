@@ -15,8 +15,11 @@ public final class PluginRunner: Sendable {
   public static let terminationGrace: Double = 2
   /// How long a plugin may keep running after its final event before it is stopped.
   static let exitGrace: Double = 5
-  /// How often, while waiting for output, whether the program has ended is checked.
+  /// How often, while reading its output, whether the program has ended is checked.
   static let exitCheckInterval: Double = 0.1
+  /// What is read after the program has ended: what it wrote before it did, as far as anything
+  /// still writing there lets that be told.
+  static let maximumDrainAfterExit = 1 << 20
 
   public let service: ShareService
   public let request: PluginRequest
@@ -62,10 +65,14 @@ public final class PluginRunner: Sendable {
           atPath: (logPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         log = .descriptor(try FileDescriptor.openForAppending(Array(logPath.utf8)))
       }
+      // The request waits in a file in memory rather than a pipe: no thread has to keep writing
+      // it, and a helper the program leaves behind holding standard input blocks nothing.
+      let request = try FileDescriptor.inMemory(named: "xdg-share-request", containing: Self.encode(request))
+      defer { request.close() }
       child = try ChildProcess.spawn(
         [Array(service.executablePath.utf8)], environment: pluginEnvironment,
-        workingDirectory: Array(service.bundlePath.utf8), standardInput: .pipe, standardOutput: .pipe,
-        standardError: log, newProcessGroup: true)
+        workingDirectory: Array(service.bundlePath.utf8), standardInput: .descriptor(request),
+        standardOutput: .pipe, standardError: log, newProcessGroup: true)
     } catch {
       return .failed(.couldNotStart(program: service.executablePath, reason: error.reason))
     }
@@ -75,14 +82,6 @@ public final class PluginRunner: Sendable {
     }
     if alreadyCancelled { child.signal(Signal.terminate) }
 
-    // The request is written on its own thread: a plugin that never reads must not block us.
-    let requestBytes = Self.encode(request)
-    let input = child.standardInput!
-    Thread.detachNewThread {
-      try? input.write(requestBytes)
-      input.close()
-    }
-
     let deadline = Clock.now + timeout
     var reader = EventReader()
     var final: PluginEvent?
@@ -91,24 +90,34 @@ public final class PluginRunner: Sendable {
     let output = child.standardOutput!
     // Whether the program has exited. A program it started in the background may hold standard
     // output open long after (an `xdg-open`, a notifier): the end of the program, not of its
-    // output, ends the request.
+    // output, ends the request. What is already written when it ends is read, and no more.
     var programEnded = false
+    var lastExitCheck = Clock.now
+    var drainedAfterEnd = 0
     reading: while true {
-      let limit = final == nil ? deadline : min(deadline, (reader.finalAt ?? Clock.now) + Self.exitGrace)
-      let wait = programEnded ? 0 : min(max(0, limit - Clock.now), Self.exitCheckInterval)
+      let now = Clock.now
+      let limit = final == nil ? deadline : min(deadline, (reader.finalAt ?? now) + Self.exitGrace)
+      // Checked on every turn, so that a program that never stops writing still meets its limits.
+      if now >= limit {
+        timedOut = final == nil
+        break reading
+      }
+      if !programEnded, now - lastExitCheck >= Self.exitCheckInterval {
+        lastExitCheck = now
+        programEnded = child.hasEnded
+      }
+      let wait = programEnded ? 0 : min(limit - now, Self.exitCheckInterval)
       let ready = (try? output.waitReadable(timeout: wait)) ?? true
       guard ready else {
-        // Once the program has ended, what it wrote has been read: stop there.
         if programEnded { break reading }
-        if Clock.now >= limit {
-          timedOut = final == nil
-          break reading
-        }
-        programEnded = child.hasEnded
         continue
       }
       let chunk = (try? output.read()) ?? []
       if chunk.isEmpty { break reading }
+      if programEnded {
+        drainedAfterEnd += chunk.count
+        if drainedAfterEnd > Self.maximumDrainAfterExit { break reading }
+      }
       // After the final event only the end of the output matters: the rest is read and dropped.
       if final != nil { continue }
       let lines = reader.lines(appending: chunk)

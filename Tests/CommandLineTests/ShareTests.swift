@@ -218,6 +218,21 @@ import Testing
     #expect(Date().timeIntervalSince(started) < 4)
   }
 
+  /// A program that never stops writing still meets its time limit.
+  @Test func aPluginThatNeverStopsWritingIsStoppedAtItsLimit() throws {
+    try plugin(
+      "com.example.chatty", extraXML: "<key>XDGShareTimeout</key><real>1</real>",
+      body: """
+        while True:
+            emit({'progress': 0.5, 'message': 'still going'})
+        """)
+    try desktop.writeFile(named: "a.txt", contents: "a")
+    let started = Date()
+    let result = try Tool.run(["--service", "com.example.chatty", "a.txt"], on: desktop)
+    #expect(result.status == 5)
+    #expect(Date().timeIntervalSince(started) < 6)
+  }
+
   @Test func interruptingTheHostStopsThePlugin() throws {
     try plugin(
       "com.example.slow",

@@ -82,6 +82,24 @@ public final class FileDescriptor: Sendable {
     return FileDescriptor(raw: raw)
   }
 
+  /// A file in memory holding `bytes`, positioned at its start, close-on-exec: something to hand a
+  /// child as its standard input that no one has to keep writing (`memfd_create`).
+  public static func inMemory(named name: String, containing bytes: [UInt8]) throws(SystemError)
+    -> FileDescriptor
+  {
+    // MFD_CLOEXEC: the child gets it only where it is put, as its standard input.
+    let raw = try check("memfd_create", subject: name) { name.withCString { memfd_create($0, 1) } }
+    let file = FileDescriptor(raw: raw)
+    do throws(SystemError) {
+      try file.write(bytes)
+      _ = try check("lseek") { lseek(raw, 0, SEEK_SET) }
+    } catch {
+      file.close()
+      throw error
+    }
+    return file
+  }
+
   /// Opens `/dev/null` for reading and writing.
   public static func null() throws(SystemError) -> FileDescriptor {
     FileDescriptor(raw: try check("open", subject: "/dev/null") { open("/dev/null", O_RDWR | O_CLOEXEC) })
