@@ -59,11 +59,13 @@ import Testing
     chmod(unreadable, 0)
     symlink(files + "/picture", files + "/link-to-picture")
     symlink(files + "/nowhere", files + "/dangling")
+    symlink(files + "/loop", files + "/loop")
+    symlink(files + "/notes.txt/inside", files + "/through-a-file")
     mkfifo(files + "/pipe", 0o600)
     mkdir(files + "/folder.png", 0o755)
     paths += [
-      unreadable, files + "/link-to-picture", files + "/dangling", files + "/pipe", files + "/folder.png",
-      "/dev/null",
+      unreadable, files + "/link-to-picture", files + "/dangling", files + "/loop", files + "/through-a-file",
+      files + "/pipe", files + "/folder.png", "/dev/null",
     ]
     for path in paths {
       let gio = try CapturedRun.run(

@@ -8,8 +8,8 @@ public import ShareCore
 /// This is what `g_file_query_info` does for a local file's `standard::content-type` (GLib's
 /// `glocalfileinfo.c`): `stat`, then `g_content_type_guess` on the name, then on the first 4 KiB
 /// when the name is not decisive. Doing it here rather than through `GFile` keeps GIO's virtual
-/// file systems out of the process: no GVfs modules loaded, no connection to `gvfsd`, 2 MB less
-/// resident in the long-running service, and a quarter of the time a file.
+/// file systems out of the process: no GVfs modules loaded and no connection to `gvfsd`, which
+/// takes about 1 MB less resident in the long-running service (`docs/benchmarks.md`).
 public struct GIOFileInspector: FileInspector {
   /// How much of a file GIO's local backend reads to guess its type by content.
   static let sniffLength = 4096
@@ -24,8 +24,9 @@ public struct GIOFileInspector: FileInspector {
       var status = stat()
       guard stat(cPath, &status) == 0 else {
         let error = errno
-        // A link to nothing: GIO calls it `inode/symlink`, and so does this.
-        if error == ENOENT, lstat(cPath, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
+        // A link that leads nowhere (to nothing, to itself, through a file): GIO calls it
+        // `inode/symlink`, and so does this.
+        if lstat(cPath, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
           return FileFacts(contentType: "inode/symlink", size: UInt64(status.st_size), isDirectory: false)
         }
         throw FileProblem(path: path, reason: Self.reason(errno: error))
@@ -37,8 +38,8 @@ public struct GIOFileInspector: FileInspector {
       case S_IFBLK: return FileFacts(contentType: "inode/blockdevice", size: size, isDirectory: false)
       case S_IFIFO: return FileFacts(contentType: "inode/fifo", size: size, isDirectory: false)
       case S_IFSOCK: return FileFacts(contentType: "inode/socket", size: size, isDirectory: false)
-      // Not read, as GIO does not (files in /proc and /sys claim no size), and text as with GIO
-      // since 2.74, so that a new empty file opens in a text editor (GLib issue 2777).
+      // Not read, as GIO does not (files in /proc and /sys claim no size), and text as with GIO,
+      // so that a new empty file opens in a text editor.
       case S_IFREG where size == 0:
         return FileFacts(contentType: "text/plain", size: 0, isDirectory: false)
       default:
@@ -55,11 +56,17 @@ public struct GIOFileInspector: FileInspector {
     let byName = takeString(g_content_type_guess(name, nil, 0, &uncertain))
     guard uncertain != 0 else { return byName.map(mimeType) ?? "application/octet-stream" }
     // O_NOATIME is refused (EPERM) for files of other users; GIO then opens without it.
-    var descriptor = open(cPath, O_RDONLY | noAccessTime | O_CLOEXEC)
-    if descriptor < 0, errno == EPERM { descriptor = open(cPath, O_RDONLY | O_CLOEXEC) }
+    // O_NONBLOCK: a file swapped for a FIFO since `stat` must not hold up the reader.
+    let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC
+    var descriptor = open(cPath, flags | noAccessTime)
+    if descriptor < 0, errno == EPERM { descriptor = open(cPath, flags) }
     // An unreadable file keeps the name's guess, as with GIO.
     guard descriptor >= 0 else { return byName.map(mimeType) ?? "application/octet-stream" }
     defer { close(descriptor) }
+    var opened = stat()
+    guard fstat(descriptor, &opened) == 0, opened.st_mode & S_IFMT == S_IFREG else {
+      return byName.map(mimeType) ?? "application/octet-stream"
+    }
     let byContent = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: sniffLength) { buffer in
       let count = read(descriptor, buffer.baseAddress, sniffLength)
       guard count >= 0 else { return byName }
