@@ -11,7 +11,7 @@ import Testing
     #expect(path.displayString == "/tmp/a b\\n%\\xe9")
   }
 
-  /// Escaped as `ls -b` does: one line, and two different names never look the same.
+  /// C-style escapes: one line, nothing that acts on a terminal, and no two names shown alike.
   @Test func displayStringIsUnambiguous() {
     let cases: [([UInt8], String)] = [
       (Array("café ☕.png".utf8), "café ☕.png"),
@@ -21,6 +21,10 @@ import Testing
       ([0xFF, 0xFE, 0x2E], "\\xff\\xfe."),
       ([0xE2, 0x98], "\\xe2\\x98"),
       ([0xC3, 0xA9, 0xC3], "é\\xc3"),
+      // NEL, the line separator and a right-to-left override: none may act on the terminal.
+      (Array("a\u{85}b\u{2028}c\u{202E}gnp.exe".utf8), "a\\xc2\\x85b\\xe2\\x80\\xa8c\\xe2\\x80\\xaegnp.exe"),
+      // A joiner inside an emoji is left alone.
+      (Array("👩\u{200D}💻.png".utf8), "👩\u{200D}💻.png"),
     ]
     for (bytes, shown) in cases {
       #expect(FilePath(bytes: bytes).displayString == shown, "\(bytes)")

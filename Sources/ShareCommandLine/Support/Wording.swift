@@ -102,8 +102,8 @@ enum Wording {
     }
   }
 
-  /// What a service returned, one line each: links and texts as they are, files as paths escaped
-  /// as `ls -b` does (``FilePath/displayString``), so that each is one line.
+  /// What a service returned, one line each: links and texts as they are, files as paths with
+  /// C-style escapes (``FilePath/displayString``), so that each is one line.
   static func lines(for items: [ItemPayload]) -> [String] {
     items.flatMap { item in
       item.attachments.compactMap { attachment -> String? in

@@ -19,9 +19,10 @@ public struct FilePath: Hashable, Sendable, Comparable, CustomStringConvertible 
     String(validating: bytes, as: UTF8.self)
   }
 
-  /// The path for showing to a person, escaped as `ls -b` does: control characters as `\n`,
-  /// `\t`, `\x1b`, bytes that are not UTF-8 as `\xff`, and the backslash itself as `\\`. A name
-  /// can never forge a second line of output, and two different names never look the same.
+  /// The path for showing to a person, with C-style escapes (like `ls -b`, in hexadecimal): `\n`,
+  /// `\t`, the backslash as `\\`, and as `\xNN` each byte of other control characters, of line
+  /// and paragraph separators, of bidirectional controls and of what is not UTF-8. A name can
+  /// never forge a second line or reorder what a terminal shows, and no two names are shown alike.
   public var displayString: String {
     var out = ""
     var index = bytes.startIndex
@@ -38,7 +39,7 @@ public struct FilePath: Hashable, Sendable, Comparable, CustomStringConvertible 
         case "\t": out += "\\t"
         case "\r": out += "\\r"
         case "\\": out += "\\\\"
-        case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += Self.hexEscape(UInt8(scalar.value))
+        case _ where Self.mustEscape(scalar): for byte in bytes[index..<end] { out += Self.hexEscape(byte) }
         default: out.unicodeScalars.append(scalar)
         }
         index = end
@@ -48,6 +49,16 @@ public struct FilePath: Hashable, Sendable, Comparable, CustomStringConvertible 
       }
     }
     return out
+  }
+
+  /// C0 and C1 controls, DEL, line and paragraph separators, and the bidirectional controls
+  /// (which would let a name show its extension reversed).
+  private static func mustEscape(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: true
+    case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+    default: false
+    }
   }
 
   private static func hexEscape(_ byte: UInt8) -> String {

@@ -14,8 +14,8 @@ enum FileNames {
     FilePath(bytes: path).lastComponent
   }
 
-  /// `name` for a message: bytes that are not UTF-8 become U+FFFD and control characters are
-  /// escaped, so a name can never forge a second line of a notification.
+  /// `name` for a message, with C-style escapes (``FilePath/displayString``), so a name can never
+  /// forge a second line of a notification.
   static func display(_ name: [UInt8]) -> String {
     FilePath(bytes: name).displayString
   }
