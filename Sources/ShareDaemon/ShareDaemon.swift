@@ -323,7 +323,10 @@ public final class ShareDaemon {
       if let known = listingByShape[shape] { return reply(message, listing: known, fields: fields) }
       let accepted = Listing(
         services: catalog.services(accepting: ActivationSelection(attachments: attachments, types: types)))
-      if cacheable, listingByShape.count < 1024 { listingByShape[shape] = accepted }
+      if cacheable {
+        if listingByShape.count >= 1024 { listingByShape.removeAll(keepingCapacity: true) }
+        listingByShape[shape] = accepted
+      }
       return reply(message, listing: accepted, fields: fields)
     case (Self.interface?, "Share"), (nil, "Share"):
       try expect(message, "saa{sv}a{sv}", names: "(s service_id, aa{sv} items, a{sv} options)")
@@ -337,16 +340,20 @@ public final class ShareDaemon {
     }
   }
 
-  /// The keys a caller asked for in `options["fields"]` (`as`), sorted, with `id` always among
-  /// them; nil when it did not ask, for every key.
+  /// The keys a service's dictionary may hold, in the interface's order.
+  static let dictionaryKeys = ["id", "name", "icon", "description", "version"]
+
+  /// The keys a caller asked for in `options["fields"]` (`as`) that a dictionary may hold, sorted,
+  /// with `id` always among them; nil for all of them, asked or not. Names this version does not
+  /// know are left out, so that a caller cannot make the reply cache hold one reply per name.
   static func fields(in options: DBusValue) throws(BusError) -> [String]? {
     guard let value = options.vardictEntries?.last(where: { $0.key == "fields" })?.value else { return nil }
     guard case .array("s", let names) = value else {
       throw .invalidArgument("options.fields", expected: "type 'as'", found: "'\(value.signature)'")
     }
     var fields: Set = ["id"]
-    for case .string(let name) in names { fields.insert(name) }
-    return fields.sorted()
+    for case .string(let name) in names where dictionaryKeys.contains(name) { fields.insert(name) }
+    return fields.count == dictionaryKeys.count ? nil : fields.sorted()
   }
 
   /// The reply listing `listing`'s services, each as its dictionary cut down to `fields`.
@@ -359,7 +366,9 @@ public final class ShareDaemon {
       return .vardict(entries.filter { fields.contains($0.0) })
     }
     let reply = message.reply([.array(elementSignature: "a{sv}", services)])
-    if replyCache.count < 256 { replyCache[key] = reply }
+    // Bounded: selections of many different shapes start it over rather than grow it.
+    if replyCache.count >= 256 { replyCache.removeAll(keepingCapacity: true) }
+    replyCache[key] = reply
     return message.replyCopying(reply)
   }
 
