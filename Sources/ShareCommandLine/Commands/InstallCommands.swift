@@ -19,13 +19,19 @@ enum InstallCommands {
     let destination = destinationFolder + "/" + name
     let staging = destinationFolder + "/.\(name).installing-\(ProcessInfo.processInfo.processIdentifier)"
     let files = FileManager.default
+    var anchored: [(String, String)] = []
     do {
       try files.createDirectory(atPath: destinationFolder, withIntermediateDirectories: true)
       try? files.removeItem(atPath: staging)
       try files.copyItem(atPath: source, toPath: staging)
-      try anchorOutwardLinks(in: staging, copiedFrom: source)
-      // The copy must work where it lands, not only where it was.
-      guard loader.load(bundleAt: staging).service != nil else {
+      anchored = try anchorOutwardLinks(in: staging, copiedFrom: source)
+      // The copy must work where it lands, not only where it was: say what is wrong with it there.
+      let copy = loader.load(bundleAt: staging)
+      guard copy.service != nil else {
+        for var problem in copy.problems where problem.severity == .error {
+          problem.file = destination + problem.file.dropFirst(staging.count)
+          context.output.diagnostic(Diagnostics.line(for: problem))
+        }
         throw CopyDoesNotLoad()
       }
       // Other copies of the same service in the user's folder would shadow the new one.
@@ -41,6 +47,7 @@ enum InstallCommands {
       return .failure
     }
     context.output.line(Wording.installed(service.name, id: service.id, in: destination))
+    for (link, target) in anchored { context.output.line(Wording.anchoredLink(link, to: target)) }
     // Installed but not offered: say why now rather than leave the author to wonder.
     let catalog = context.loadCatalog(reportProblems: false)
     for withheld in catalog.withheld where withheld.service.id == service.id {
@@ -53,24 +60,26 @@ enum InstallCommands {
   private struct CopyDoesNotLoad: Error {}
 
   /// A relative symbolic link that leads out of the bundle (`run -> ../../shared/program`) would
-  /// lead elsewhere from the new place: each becomes an absolute link to what it named where the
-  /// bundle was. Links within the bundle stay relative.
-  static func anchorOutwardLinks(in copy: String, copiedFrom source: String) throws {
+  /// lead elsewhere from the new place: each becomes an absolute link to where it led, every link
+  /// on the way followed. Links within the bundle stay as they are. Returns those it changed: the
+  /// link's path in the bundle and its new target.
+  static func anchorOutwardLinks(in copy: String, copiedFrom source: String) throws -> [(String, String)] {
     let files = FileManager.default
-    let absoluteSource = source.hasPrefix("/") ? source : files.currentDirectoryPath + "/" + source
-    let bundle = (absoluteSource as NSString).standardizingPath
-    guard let walker = files.enumerator(atPath: copy) else { return }
+    let bundle = URL(fileURLWithPath: source).resolvingSymlinksInPath().path
+    guard let walker = files.enumerator(atPath: copy) else { return [] }
+    var anchored: [(String, String)] = []
     for case let relative as String in walker {
       let link = copy + "/" + relative
       guard let target = try? files.destinationOfSymbolicLink(atPath: link), !target.hasPrefix("/") else {
         continue
       }
-      let folder = ((bundle + "/" + relative) as NSString).deletingLastPathComponent
-      let named = ((folder + "/" + target) as NSString).standardizingPath
-      guard named != bundle, !named.hasPrefix(bundle + "/") else { continue }
+      let led = URL(fileURLWithPath: bundle + "/" + relative).resolvingSymlinksInPath().path
+      guard led != bundle, !led.hasPrefix(bundle + "/") else { continue }
       try files.removeItem(atPath: link)
-      try files.createSymbolicLink(atPath: link, withDestinationPath: named)
+      try files.createSymbolicLink(atPath: link, withDestinationPath: led)
+      anchored.append((relative, led))
     }
+    return anchored
   }
 
   static func uninstall(_ id: String, context: ToolContext) -> ExitCode {

@@ -62,8 +62,11 @@ enum Wording {
     "'\(answer)' is none of them: type a number from 1 to \(count), or a service's identifier\n"
   }
 
-  static let copyDoesNotLoad =
-    "the copy does not work where it would be installed (a link in the bundle leads nowhere from there)"
+  static let copyDoesNotLoad = "the copy does not work where it would be installed (see above)"
+
+  static func anchoredLink(_ link: String, to target: String) -> String {
+    "  \(link) now links to \(target): it led out of the bundle, so keep that there"
+  }
 
   static func seeLog(_ path: String) -> String { "what it wrote on standard error: \(path)" }
 
