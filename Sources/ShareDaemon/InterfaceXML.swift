@@ -16,6 +16,8 @@ enum InterfaceXML {
         org.xdgshare.Share1.Error.LimitExceeded   too many items in one call, or too many requests in flight
         org.xdgshare.Share1.Error.Failed          a file cannot be read, or the request cannot be recorded
         org.freedesktop.DBus.Error.InvalidArgs    a malformed argument; the message names it and says why
+        org.freedesktop.DBus.Error.UnknownInterface, .UnknownProperty, .PropertyReadOnly
+                                                  from org.freedesktop.DBus.Properties
 
       The request objects Share returns are described in org.xdgshare.Request1.xml.
     -->
@@ -152,6 +154,11 @@ enum InterfaceXML {
 
         Only the caller that started the request may cancel it. The object goes away after
         Response.
+
+        Errors:
+          org.freedesktop.DBus.Error.AccessDenied    Cancel from another caller than the one that
+                                                     started the request
+          org.freedesktop.DBus.Error.UnknownObject   Cancel on a request that has ended
       -->
       <interface name="org.xdgshare.Request1">
         <!--

@@ -377,16 +377,18 @@ public final class ShareDaemon {
     switch member {
     case "Get":
       try expect(message, "ss", names: "(s interface_name, s property_name)")
-      guard arguments[0] == .string(Self.interface) else {
+      // An empty name means "whichever has it" (the D-Bus specification).
+      guard arguments[0] == .string(Self.interface) || arguments[0] == .string("") else {
         throw .unknownInterface(arguments[0].stringValue ?? "")
       }
       guard arguments[1] == .string("Version") else { throw .unknownProperty(arguments[1].stringValue ?? "") }
       return message.reply([.variant(.uint32(Self.version))])
     case "GetAll":
       try expect(message, "s", names: "(s interface_name)")
-      let all: [(String, DBusValue)] =
-        arguments[0] == .string(Self.interface) ? [("Version", .uint32(Self.version))] : []
-      return message.reply([.vardict(all)])
+      guard arguments[0] == .string(Self.interface) || arguments[0] == .string("") else {
+        throw .unknownInterface(arguments[0].stringValue ?? "")
+      }
+      return message.reply([.vardict([("Version", .uint32(Self.version))])])
     case "Set":
       try expect(message, "ssv", names: "(s interface_name, s property_name, v value)")
       throw .readOnlyProperty(arguments[1].stringValue ?? "")

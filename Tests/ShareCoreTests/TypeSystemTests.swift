@@ -593,6 +593,9 @@ struct SystemTypeSystemTests {
     #expect(mime.canonical("application/x-pkcs12") == "application/x-pkcs12")
     #expect(
       mime.aliases(of: "application/pkcs12").isEmpty && mime.aliases(of: "application/x-pkcs12").isEmpty)
+    // A later (less important) directory listing one of the two ways does not bring the alias back.
+    mime.add(subclasses: "", aliases: "application/pkcs12 application/x-pkcs12\n")
+    #expect(mime.canonical("application/pkcs12") == "application/pkcs12")
     let types = TypeSystem(mime: mime)
     #expect(
       types.typeIdentifiers(forMIMEType: "application/x-pkcs12") == [

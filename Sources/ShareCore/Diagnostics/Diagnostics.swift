@@ -91,7 +91,6 @@ public enum Diagnostics {
     return out + "\""
   }
 
-  /// Why a rule refuses a selection, e.g. "it takes at most 1 image, not 2".
   /// Why a file cannot be looked at, for people: "no such file or directory".
   public static func reason(_ reason: FileProblem.Reason) -> String {
     switch reason {
@@ -101,6 +100,7 @@ public enum Diagnostics {
     }
   }
 
+  /// Why a rule refuses a selection, e.g. "it takes at most 1 image, not 2".
   public static func message(for rejection: RuleRejection) -> String {
     switch rejection {
     case .empty: "there is nothing to share"

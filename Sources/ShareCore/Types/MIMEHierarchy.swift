@@ -7,6 +7,8 @@ public struct MIMEHierarchy: Sendable {
   private var parents: [String: [String]] = [:]
   private var aliases: [String: String] = [:]
   private var aliasesByCanonical: [String: [String]] = [:]
+  /// Pairs listed both ways, in any directory: two types, never aliases again.
+  private var bothWays: Set<[String]> = []
 
   public init() {}
 
@@ -18,10 +20,13 @@ public struct MIMEHierarchy: Sendable {
     }
     for (alias, canonical) in Self.pairs(in: aliasText) where aliases[alias] == nil {
       // Two packages may each call the other's type an alias of theirs (shared-mime-info's
-      // application/pkcs12 and gcr's application/x-pkcs12): GIO then treats both as types.
+      // application/pkcs12 and gcr's application/x-pkcs12): GIO then treats both as types, and
+      // so does this, whichever directories the two lines are in.
+      guard !bothWays.contains([alias, canonical].sorted()) else { continue }
       if aliases[canonical] == alias {
         aliases[canonical] = nil
         aliasesByCanonical[alias]?.removeAll { $0 == canonical }
+        bothWays.insert([alias, canonical].sorted())
         continue
       }
       aliases[alias] = canonical
