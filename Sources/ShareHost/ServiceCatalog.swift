@@ -27,17 +27,21 @@ public struct ServiceCatalog: Sendable {
       hiddenServices: settings?.hiddenServices ?? [])
     self.types = types
     let serviceEnvironment = serviceEnvironment(registry.services)
+    self.serviceEnvironment = serviceEnvironment
     offered = registry.offered(in: serviceEnvironment)
-    let registry = registry
-    withheld = registry.services.compactMap { service in
+  }
+
+  private let serviceEnvironment: any ServiceEnvironment
+
+  /// The installed services that are not offered, and why; worked out when asked (the service
+  /// reloads often and never asks).
+  public var withheld: [Withheld] {
+    registry.services.compactMap { service in
       if registry.hiddenServices.contains(service.id) { return Withheld(service: service, reason: .hidden) }
       let missing = serviceEnvironment.unmet(service.requirements)
       return missing.isEmpty ? nil : Withheld(service: service, reason: .missing(missing))
     }
   }
-
-  /// The installed services that are not offered, and why.
-  public let withheld: [Withheld]
 
   /// An installed service that is not offered.
   public struct Withheld: Sendable {

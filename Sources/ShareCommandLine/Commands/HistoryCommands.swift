@@ -8,8 +8,12 @@ enum HistoryCommands {
   static func history(json: Bool, context: ToolContext) -> ExitCode {
     let records = HistoryStore(stateHome: context.paths.stateHome).records()
     if json {
-      context.output.line(
-        (try? HistoryStore.json(records)).map { String(decoding: $0, as: UTF8.self) } ?? "[]")
+      do {
+        context.output.line(String(decoding: try HistoryStore.json(records), as: UTF8.self))
+      } catch {
+        context.output.error(Wording.describe(.cannotEncode("the history", reason: "\(error)")))
+        return .failure
+      }
       return .success
     }
     let formatter = DateFormatter()

@@ -18,6 +18,7 @@ enum Wording {
     case installedForEveryUser(String, bundle: String, settings: String)
     case notInstalledForUser(String)
     case cannotCreate(String, reason: String)
+    case cannotEncode(String, reason: String)
     case cannotUpdate(String, reason: String)
     case cannotRemove(String, reason: String)
     case ownPathUnknown
@@ -40,6 +41,7 @@ enum Wording {
       "\(id) is installed for every user in \(bundle); hide it instead: add it to Hidden= in [Services] of \(settings)"
     case .notInstalledForUser(let id): "no share service '\(id)' is installed for this user"
     case .cannotCreate(let path, let reason): "cannot create \(path): \(reason)"
+    case .cannotEncode(let what, let reason): "cannot write \(what) as JSON: \(reason)"
     case .cannotUpdate(let path, let reason): "cannot update \(path): \(reason)"
     case .cannotRemove(let path, let reason): "cannot remove \(path): \(reason)"
     case .ownPathUnknown: "cannot tell where this xdg-share is (/proc/self/exe cannot be read)"

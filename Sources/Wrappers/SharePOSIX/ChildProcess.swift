@@ -177,10 +177,8 @@ public final class ChildProcess: Sendable {
       var info = siginfo_t()
       let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
       if result == -1 && errno == EINTR { continue }
-      // ECHILD: reaped already. si_pid is 0 while the child runs (siginfo_t's pid lives in a
-      // union: read it as raw bytes).
-      return result == -1
-        || withUnsafeBytes(of: &info) { $0.load(fromByteOffset: 16, as: pid_t.self) } == pid
+      // ECHILD: reaped already. si_pid stays 0 while the child runs.
+      return result == -1 || info._sifields._sigchld.si_pid == pid
     }
   }
 
