@@ -124,7 +124,7 @@ public final class PluginRunner: Sendable {
       if reader.isOverlong && final == nil {
         failure = .unreadableOutput(
           line: String(decoding: reader.pendingPrefix, as: UTF8.self),
-          reason: "a line longer than \(EventReader.maximumLineLength) bytes")
+          problem: .tooLong(limit: EventReader.maximumLineLength))
         break reading
       }
       for line in lines where final == nil {
@@ -136,7 +136,7 @@ public final class PluginRunner: Sendable {
           reader.finalAt = Clock.now
         case .failure(let unreadable):
           failure = .unreadableOutput(
-            line: String(decoding: line.prefix(200), as: UTF8.self), reason: unreadable.reason)
+            line: String(decoding: line.prefix(200), as: UTF8.self), problem: unreadable)
           break reading
         }
       }
@@ -148,7 +148,7 @@ public final class PluginRunner: Sendable {
       case .success: break
       case .failure(let unreadable):
         failure = .unreadableOutput(
-          line: String(decoding: line.prefix(200), as: UTF8.self), reason: unreadable.reason)
+          line: String(decoding: line.prefix(200), as: UTF8.self), problem: unreadable)
       }
     }
 
@@ -196,33 +196,27 @@ public final class PluginRunner: Sendable {
     return Array((try? encoder.encode(request)) ?? Data("{}".utf8)) + [UInt8(ascii: "\n")]
   }
 
-  /// Why a line is not an event, for the failure message.
-  struct UnreadableLine: Error {
-    var reason: String
-  }
-
-  static func decode(_ line: [UInt8]) -> Result<PluginEvent, UnreadableLine> {
+  static func decode(_ line: [UInt8]) -> Result<PluginEvent, OutputProblem> {
     let data = Data(line)
     do {
       return .success(try JSONDecoder().decode(PluginEvent.self, from: data))
     } catch {
       guard (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil else {
-        return .failure(UnreadableLine(reason: "not JSON"))
+        return .failure(.notJSON)
       }
       switch error {
       case DecodingError.keyNotFound(let key, let context):
-        return .failure(
-          UnreadableLine(reason: "\(CodingPath.describe(context.codingPath + [key])) is missing"))
+        return .failure(.missing(CodingPath.describe(context.codingPath + [key])))
       case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-        return .failure(
-          UnreadableLine(reason: "\(CodingPath.describe(context.codingPath)) has a wrong value"))
-      case DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty:
-        return .failure(UnreadableLine(reason: context.debugDescription))
+        return .failure(.wrongValue(CodingPath.describe(context.codingPath)))
+      // The protocol's own checks (PluginEvent's decoding), worded where the protocol is.
       case DecodingError.dataCorrupted(let context):
         return .failure(
-          UnreadableLine(reason: "\(CodingPath.describe(context.codingPath)): \(context.debugDescription)"))
+          .invalid(
+            at: context.codingPath.isEmpty ? nil : CodingPath.describe(context.codingPath),
+            context.debugDescription))
       default:
-        return .failure(UnreadableLine(reason: "not a protocol event"))
+        return .failure(.notAnEvent)
       }
     }
   }

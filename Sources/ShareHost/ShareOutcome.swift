@@ -34,7 +34,7 @@ public enum PluginFailure: Equatable, Sendable {
   /// It exited successfully without a final `complete` or `cancel` event.
   case noFinalEvent
   /// A line of its output is not a protocol event.
-  case unreadableOutput(line: String, reason: String)
+  case unreadableOutput(line: String, problem: OutputProblem)
 }
 
 extension PluginFailure {
@@ -45,8 +45,36 @@ extension PluginFailure {
     case .exitStatus(let status): "it exited with status \(status) without finishing the request"
     case .signal(let name): "it was killed by \(name)"
     case .noFinalEvent: "it exited without saying whether it completed or cancelled"
-    case .unreadableOutput(let line, let reason):
-      "it wrote output that is not a protocol event (\(reason)): \(Diagnostics.quoted(line))"
+    case .unreadableOutput(let line, let problem):
+      "it wrote output that is not a protocol event (\(problem.message)): \(Diagnostics.quoted(line))"
+    }
+  }
+}
+
+/// Why a line of a plugin's output is not a protocol event.
+public enum OutputProblem: Error, Equatable, Sendable {
+  case notJSON
+  /// A member the event needs is missing (its key path).
+  case missing(String)
+  /// A member holds a value of the wrong type (its key path).
+  case wrongValue(String)
+  /// The protocol's own checks refuse it, at a key path when there is one.
+  case invalid(at: String?, String)
+  /// JSON, but none of the events.
+  case notAnEvent
+  /// A line longer than the host reads.
+  case tooLong(limit: Int)
+
+  /// What is wrong, for people: "'progress' has a wrong value".
+  public var message: String {
+    switch self {
+    case .notJSON: "not JSON"
+    case .missing(let path): "\(path) is missing"
+    case .wrongValue(let path): "\(path) has a wrong value"
+    case .invalid(nil, let reason): reason
+    case .invalid(let path?, let reason): "\(path): \(reason)"
+    case .notAnEvent: "not a protocol event"
+    case .tooLong(let limit): "a line longer than \(limit) bytes"
     }
   }
 }
