@@ -32,7 +32,7 @@ build_packages=(pkg-config libglib2.0-dev libdbus-1-dev libcurl4-openssl-dev sha
 # and real file managers under Xvfb.
 test_packages=(dbus-daemon desktop-file-utils python3-dbus python3-gi xvfb xclip qrencode zbar-tools
   lighttpd lighttpd-mod-webdav xdotool imagemagick tesseract-ocr thunar pcmanfm libfm-modules nemo caja caja-actions
-  nautilus python3-nautilus dolphin fonts-dejavu-core)
+  nautilus python3-nautilus librsvg2-common dolphin fonts-dejavu-core)
 ensure_packages() {
   local missing=()
   for package in "$@"; do
