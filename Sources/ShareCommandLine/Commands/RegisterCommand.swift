@@ -112,7 +112,7 @@ enum RegisterWording {
         lines.append("  \(program) shows the entries only with \(package): sudo apt install \(package)")
       case .restart(let command, let family):
         lines.append(
-          "  \(label(family)) reads them when it starts: if it is running, quit it (`\(command)`) and open it again"
+          "  \(label(family)): the entries show after a restart (if running: `\(command)`, then open it again)"
         )
       }
     }
