@@ -50,8 +50,7 @@ public final class ShareSession: Sendable {
     let items = requested.map(\.item)
     let (attachments, problems) = types.attachments(for: requested, inspector: inspector)
     guard problems.isEmpty else { throw .unreadableFiles(problems) }
-    if let rejection = service.rule.rejection(of: ActivationSelection(attachments: attachments, types: types))
-    {
+    if let rejection = service.rule.rejection(of: attachments, types: types) {
       throw .notAccepted(service: service, rejection: rejection)
     }
     let request = RequestBuilder.request(

@@ -420,6 +420,23 @@ import Testing
     #expect(!(try Tool.run(["list"], on: desktop).standardOutput.contains("com.example.needy")))
   }
 
+  /// A predicate says only no; the refusal names what it would not take on its own.
+  @Test func aPredicateRefusalNamesWhatItDoesNotTake() throws {
+    let rule = BundleFixture.predicate(
+      "SUBQUERY(extensionItems, $e, SUBQUERY($e.attachments, $a, NOT (ANY $a.registeredTypeIdentifiers "
+        + "UTI-CONFORMS-TO \"public.data\")).@count == 0).@count == 1")
+    try plugin("com.example.files", rule: rule, body: "emit({'complete': {}})")
+    try desktop.writeFile(named: "a.txt", contents: "a")
+    try FileManager.default.createDirectory(
+      atPath: desktop.files + "/Holiday", withIntermediateDirectories: true)
+    let one = try Tool.run(["--service", "com.example.files", "--", "Holiday"], on: desktop)
+    #expect(one.status == 7)
+    #expect(one.standardError == "xdg-share: files does not accept these items: it does not take Holiday/\n")
+    let mixed = try Tool.run(["--service", "com.example.files", "--", "a.txt", "Holiday"], on: desktop)
+    #expect(
+      mixed.standardError == "xdg-share: files does not accept these items: it does not take Holiday/\n")
+  }
+
   @Test func systemServicesCannotBeUninstalledHere() throws {
     try BundleFixture(
       id: "com.example.system", name: "System", ruleXML: BundleFixture.predicate("TRUEPREDICATE")

@@ -112,6 +112,7 @@ public enum Diagnostics {
       "it takes at most \(count(maximum, noun(category))), not \(found)"
     case .unsupported(let category): "it does not take \(noun(category, plural: true))"
     case .predicateFalse: "its activation rule refuses these items"
+    case .refusesItems(let names): "it does not take \(names.joined(separator: ", "))"
     }
   }
 

@@ -157,4 +157,7 @@ public enum RuleRejection: Equatable, Sendable {
   case unsupported(DictionaryRule.Category)
   /// A predicate rule evaluated to false.
   case predicateFalse
+  /// A predicate rule refuses these attachments even one at a time (their names for people), while
+  /// it would take the others; or the one attachment shared is a folder it does not take.
+  case refusesItems([String])
 }
