@@ -29,7 +29,9 @@ enum InstallCommands {
       let copy = loader.load(bundleAt: staging)
       guard copy.service != nil else {
         for var problem in copy.problems where problem.severity == .error {
-          problem.file = destination + problem.file.dropFirst(staging.count)
+          if problem.file.hasPrefix(staging) {
+            problem.file = destination + problem.file.dropFirst(staging.count)
+          }
           context.output.diagnostic(Diagnostics.line(for: problem))
         }
         throw CopyDoesNotLoad()
