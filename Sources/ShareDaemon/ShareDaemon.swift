@@ -63,6 +63,8 @@ public final class ShareDaemon {
   private var listingByShape: [[String]: Listing] = [:]
   /// What `ListServices` lists.
   private var everyService = Listing(services: [])
+  /// The bus names some service needs: whose owner changing may change what is offered.
+  private var neededBusNames: Set<String> = []
   private var requests: [String: ActiveRequest] = [:]
   private let outbox = Outbox()
   private var lastActivity = Clock.now
@@ -128,7 +130,7 @@ public final class ShareDaemon {
     for request in requests.values { request.session.cancel() }
     let deadline = Clock.now + PluginRunner.terminationGrace + 3
     while !requests.isEmpty, Clock.now < deadline {
-      usleep(10_000)
+      Thread.sleep(forTimeInterval: 0.01)
       drainOutbox()
     }
     connection.flush()
@@ -186,9 +188,8 @@ public final class ShareDaemon {
     }
     catalog = fresh
     rebuildDictionaries()
-    connection.enqueue(
+    connection.send(
       DBusMessage.signal(path: Self.objectPath, interface: Self.interface, member: "ServicesChanged"))
-    connection.flush()
     // File-manager entries follow the services, when the user registered them.
     FileManagerIntegration.sync(
       services: fresh.offered,
@@ -200,6 +201,7 @@ public final class ShareDaemon {
     replyCache = [:]
     listingByShape = [:]
     everyService = Listing(services: catalog.offered)
+    neededBusNames = Set(catalog.registry.services.flatMap(\.requirements.busNames))
     dictionaries = Dictionary(
       uniqueKeysWithValues: catalog.registry.services.map { service in
         var entries: [(String, DBusValue)] = [
@@ -249,8 +251,7 @@ public final class ShareDaemon {
     switch message.kind {
     case .signal:
       if message.member == "NameOwnerChanged", message.sender == "org.freedesktop.DBus",
-        case .string(let name)? = message.arguments().first,
-        catalog.registry.services.contains(where: { $0.requirements.busNames.contains(name) })
+        case .string(let name)? = message.arguments().first, neededBusNames.contains(name)
       {
         noteChange()
       }

@@ -1,4 +1,5 @@
 import Foundation
+import ShareCore
 
 /// What `register` wrote into one data folder: `<data folder>/xdg-share/registered.json`.
 ///
@@ -20,13 +21,7 @@ struct Manifest: Codable, Equatable {
 
   /// FNV-1a, 64 bits, in hex: enough to tell whether a file still holds what was written.
   static func digest(_ bytes: some Sequence<UInt8>) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes {
-      hash ^= UInt64(byte)
-      hash &*= 0x100_0000_01b3
-    }
-    let hex = String(hash, radix: 16)
-    return "fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex
+    "fnv1a64:" + Checksum.fnv1a64(bytes)
   }
 
   static func load(from path: String) throws(IntegrationError) -> Manifest? {

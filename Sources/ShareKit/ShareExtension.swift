@@ -133,17 +133,15 @@ public enum ShareExtensionRunner {
       return try JSONDecoder().decode(PluginRequest.self, from: data)
     } catch DecodingError.keyNotFound(let key, let context) {
       throw .invalidRequest(
-        "the request on standard input lacks \(Self.describe(context.codingPath + [key]))")
+        "the request on standard input lacks \(CodingPath.describe(context.codingPath + [key]))")
     } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
       throw .invalidRequest(
-        "the request on standard input has a wrong value at \(Self.describe(context.codingPath))")
+        "the request on standard input has a wrong value at \(CodingPath.describe(context.codingPath))")
     } catch DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty {
       throw .invalidRequest(
-        "the request on standard input has a wrong value at \(Self.describe(context.codingPath))")
+        "the request on standard input has a wrong value at \(CodingPath.describe(context.codingPath))")
     } catch {
       throw .invalidRequest("the request on standard input is not JSON")
     }
   }
-
-  private static func describe(_ path: [any CodingKey]) -> String { CodingPath.describe(path) }
 }

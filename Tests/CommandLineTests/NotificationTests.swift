@@ -93,7 +93,8 @@ import Testing
     let progress = sent.dropLast()
     #expect(!progress.isEmpty, "long work shows its progress")
     #expect(progress.allSatisfy { ($0["body"] as? String) == "Uploading a &amp; b.txt" })
-    #expect(progress.compactMap { $0["value"] as? Int }.allSatisfy { (0...100).contains($0) })
+    let values = progress.compactMap { $0["value"] as? Int }
+    #expect(!values.isEmpty && values.allSatisfy { (0...100).contains($0) }, "\(progress)")
     // Progress and outcome update one notification rather than piling up.
     #expect(Set(sent.dropFirst().compactMap { $0["replaces"] as? Int }).count == 1)
   }

@@ -454,7 +454,8 @@ import Testing
     var isDirectory: ObjCBool = false
     #expect(
       FileManager.default.fileExists(
-        atPath: "\(desktop.root)/data/xdg-share/groups/group.ch.example.hoi", isDirectory: &isDirectory))
+        atPath: "\(desktop.root)/data/xdg-share/groups/group.ch.example.hoi", isDirectory: &isDirectory)
+        && isDirectory.boolValue)
     #expect(try Tool.run(["group", "path", "not-a-group"], on: desktop).status == 2)
   }
 }

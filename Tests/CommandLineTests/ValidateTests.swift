@@ -83,6 +83,17 @@ import Testing
         """)
   }
 
+  /// An Info.plist kept elsewhere and linked into the bundle is read where the link leads.
+  @Test func aLinkedInfoPlistIsRead() throws {
+    let bundle = try BundleFixture(id: "com.example.linked", name: "Linked", ruleXML: Self.truePredicate)
+      .write(into: desktop.files, folder: "linked")
+    try FileManager.default.moveItem(atPath: bundle + "/Info.plist", toPath: desktop.files + "/Info.plist")
+    try FileManager.default.createSymbolicLink(
+      atPath: bundle + "/Info.plist", withDestinationPath: "../Info.plist")
+    let result = try Tool.run(["validate", bundle], on: desktop)
+    #expect(result.status == 0, "\(result.standardOutput)")
+  }
+
   /// What is there instead of the program, said as it is: the commonest first mistakes.
   @Test func theProgramThatCannotRunSaysWhy() throws {
     var fixture = BundleFixture(id: "com.example.noexec", name: "No exec", ruleXML: Self.truePredicate)

@@ -67,13 +67,18 @@ import Testing
       unreadable, files + "/link-to-picture", files + "/dangling", files + "/loop", files + "/through-a-file",
       files + "/pipe", files + "/folder.png", "/dev/null",
     ]
+    // The MIME folders the inspector in this process reads, and nothing else of the session: no
+    // session bus (GVfs would talk to it) and GIO's local file system only.
+    var gioEnvironment = ProcessInfo.processInfo.environment
+    gioEnvironment["DBUS_SESSION_BUS_ADDRESS"] = desktop.environment["DBUS_SESSION_BUS_ADDRESS"]
+    gioEnvironment["GIO_USE_VFS"] = "local"
     for path in paths {
       let gio = try CapturedRun.run(
         [
           Array("/usr/bin/gio".utf8), Array("info".utf8), Array("-a".utf8),
           Array("standard::content-type,standard::size".utf8), Array(path.utf8),
         ],
-        environment: ProcessInfo.processInfo.environment, workingDirectory: Array(files.utf8), input: [])
+        environment: gioEnvironment, workingDirectory: Array(files.utf8), input: [])
       let output = String(decoding: gio.standardOutput, as: UTF8.self)
       let field = { (key: String) in
         output.split(separator: "\n").first { $0.hasPrefix("  standard::\(key): ") }

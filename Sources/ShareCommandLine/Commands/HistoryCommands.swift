@@ -72,11 +72,10 @@ enum HistoryCommands {
   }
 
   private static func describe(_ item: RecordedItem) -> String {
-    switch item {
-    case .file(let url):
-      FilePath(fileURL: url).map { FilePath(bytes: $0.lastComponent).displayString } ?? url
-    case .webURL(let url): url
-    case .text(let text): Diagnostics.quoted(String(text.prefix(40)))
+    guard let item = item.shareItem else {
+      if case .file(let url) = item { return url }  // A file URL that does not parse: as recorded.
+      return ""
     }
+    return item.shortName
   }
 }

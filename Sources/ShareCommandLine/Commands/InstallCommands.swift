@@ -55,7 +55,7 @@ enum InstallCommands {
     for withheld in catalog.withheld where withheld.service.id == service.id {
       context.output.error(Wording.notOffered(withheld, settingsFile: catalog.paths.settingsFile))
     }
-    RegisterCommand.resync(context: context)
+    RegisterCommand.resync(context: context, catalog: catalog)
     return .success
   }
 

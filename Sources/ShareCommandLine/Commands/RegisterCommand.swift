@@ -2,6 +2,7 @@ import Foundation
 import ShareCore
 import ShareDesktop
 import ShareGLib
+import ShareHost
 
 /// `xdg-share register` and `xdg-share unregister`: the Share entries of every file manager.
 enum RegisterCommand {
@@ -53,8 +54,10 @@ enum RegisterCommand {
 
   /// Brings the user's file-manager entries up to date after `install` or `uninstall`, when
   /// `register` was run before; silent.
-  static func resync(context: ToolContext) {
-    let catalog = context.loadCatalog(reportProblems: false)
+  static func resync(context: ToolContext, catalog: ServiceCatalog? = nil) {
+    // Nothing registered, nothing to bring up to date: no need to load every service for it.
+    guard FileManagerIntegration.isRegistered(at: .init(scope: .user, paths: context.paths)) else { return }
+    let catalog = catalog ?? context.loadCatalog(reportProblems: false)
     FileManagerIntegration.sync(
       services: catalog.offered, catalog: mimeCatalog(types: catalog.types), paths: context.paths,
       software: SystemSoftware(environment: context.environment))

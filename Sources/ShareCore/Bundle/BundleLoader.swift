@@ -57,8 +57,10 @@ private struct ManifestReader {
     if !bundlePath.hasSuffix(".shareext") {
       problems.append(BundleProblem(file: bundlePath, kind: .notABundle(), severity: .warning))
     }
-    // A FIFO or a huge file named Info.plist must not hold up every reader of the registry.
-    let attributes = try? FileManager.default.attributesOfItem(atPath: plistPath)
+    // A FIFO or a huge file named Info.plist must not hold up every reader of the registry. The
+    // file a link leads to is what counts (attributesOfItem looks at the link itself).
+    let attributes = try? FileManager.default.attributesOfItem(
+      atPath: URL(fileURLWithPath: plistPath).resolvingSymlinksInPath().path)
     guard let attributes else {
       report(nil, .missingFile(expected: .fileInBundle, name: "Info.plist"))
       return nil

@@ -72,9 +72,7 @@ public protocol ServiceEnvironment: Sendable {
 extension ServiceEnvironment {
   /// Whether every requirement is met; a `|`-separated alternative needs any one program.
   public func satisfies(_ requirements: Requirements) -> Bool {
-    requirements.programs.allSatisfy { alternatives in
-      alternatives.split(separator: "|").contains { isProgramAvailable(String($0)) }
-    } && requirements.busNames.allSatisfy(isBusNameAvailable)
+    unmet(requirements).isEmpty
   }
 
   /// What is missing of `requirements`: each program (or list of alternatives, `wl-copy|xclip`)

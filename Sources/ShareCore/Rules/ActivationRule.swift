@@ -32,14 +32,9 @@ public enum ActivationRule: Sendable, Equatable {
     return .refusesItems(refused.map(Self.name))
   }
 
-  /// An attachment as a person knows it: a file's name (a folder's with a slash), the link, the text.
+  /// An attachment as a person knows it: ``ShareItem/shortName``, a folder's with a slash.
   static func name(of attachment: Attachment) -> String {
-    switch attachment.item {
-    case .file(let path):
-      FilePath(bytes: path.lastComponent).displayString + (attachment.file?.isDirectory == true ? "/" : "")
-    case .webURL(let url): url
-    case .text(let text): Diagnostics.quoted(String(text.prefix(40)))
-    }
+    attachment.item.shortName + (attachment.file?.isDirectory == true ? "/" : "")
   }
 
   /// Why the rule refuses `selection`, or `nil` when it accepts it.

@@ -6,6 +6,15 @@ public enum ShareItem: Hashable, Sendable {
 }
 
 extension ShareItem {
+  /// The item as a person knows it, in a line: a file's name, the link, the start of the text.
+  public var shortName: String {
+    switch self {
+    case .file(let path): FilePath(bytes: path.lastComponent).displayString
+    case .webURL(let url): url
+    case .text(let text): Diagnostics.quoted(String(text.prefix(40)))
+    }
+  }
+
   /// Whether `string` can be shared as a link: `scheme:rest` with an RFC 3986 scheme and no white
   /// space. The command line and the D-Bus service both ask this.
   public static func isAbsoluteURL(_ string: String) -> Bool {

@@ -7,9 +7,9 @@ public struct TypeSystem: Sendable {
   public let mime: MIMEHierarchy
   /// Closures already worked out; a long-lived process (the D-Bus service) asks the same
   /// questions again and again.
-  private let closures = ClosureCache()
+  private let closures = BoundedCache<Set<String>>()
   /// Identifiers by MIME type, for the same reason.
-  private let identifiersByMIMEType = IdentifierCache()
+  private let identifiersByMIMEType = BoundedCache<[String]>()
 
   public init(table: UTITable = .standard, mime: MIMEHierarchy) {
     self.table = table
@@ -160,35 +160,19 @@ public struct TypeSystem: Sendable {
   }
 }
 
-/// A bounded, thread-safe memo of conformance closures.
-private final class ClosureCache: Sendable {
-  private let entries = Mutex<[String: Set<String>]>([:])
-  private static let capacity = 4096
+/// A bounded, thread-safe memo: emptied when full rather than grown without end.
+private final class BoundedCache<Value: Sendable>: Sendable {
+  private let entries = Mutex<[String: Value]>([:])
+  private static var capacity: Int { 4096 }
 
-  func lookup(_ identifier: String) -> Set<String>? {
-    entries.withLock { $0[identifier] }
+  func lookup(_ key: String) -> Value? {
+    entries.withLock { $0[key] }
   }
 
-  func store(_ closure: Set<String>, for identifier: String) {
+  func store(_ value: Value, for key: String) {
     entries.withLock { entries in
       if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-      entries[identifier] = closure
-    }
-  }
-}
-
-/// A bounded, thread-safe memo of the identifiers of MIME types.
-private final class IdentifierCache: Sendable {
-  private let entries = Mutex<[String: [String]]>([:])
-
-  func lookup(_ mimeType: String) -> [String]? {
-    entries.withLock { $0[mimeType] }
-  }
-
-  func store(_ identifiers: [String], for mimeType: String) {
-    entries.withLock { entries in
-      if entries.count >= 4096 { entries.removeAll(keepingCapacity: true) }
-      entries[mimeType] = identifiers
+      entries[key] = value
     }
   }
 }

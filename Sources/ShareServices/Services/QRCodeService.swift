@@ -1,4 +1,5 @@
 import Foundation
+import ShareCore
 import ShareKit
 import SharePOSIX
 
@@ -106,12 +107,6 @@ public struct QRCodeService: ShareExtension {
   /// A stable name for `payload`: its 64-bit FNV-1a hash in hexadecimal. The image is drawn
   /// again for each request, so two texts sharing a name could never show the wrong code.
   static func hash(_ payload: String) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in payload.utf8 {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x100_0000_01b3
-    }
-    let digits = String(hash, radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
+    Checksum.fnv1a64(payload.utf8)
   }
 }

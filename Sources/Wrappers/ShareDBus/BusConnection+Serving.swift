@@ -18,11 +18,6 @@ extension BusConnection {
     while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
   }
 
-  /// Whether messages wait to be dispatched.
-  public var hasPendingMessages: Bool {
-    dbus_connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS
-  }
-
   /// Sends every message through `handler`, on the thread that calls ``dispatchPending()``;
   /// it returns whether it handled the message. A method call nobody handles gets libdbus's
   /// `UnknownMethod` error.

@@ -106,8 +106,6 @@ public final class BusConnection {
     dbus_connection_flush(raw)
   }
 
-  public var isConnected: Bool { dbus_connection_get_is_connected(raw) != 0 }
-
   /// Waits up to `timeout` seconds for a message that `matches`, leaving others aside.
   public func waitForMessage(timeout: Double, where matches: (DBusMessage) -> Bool) -> DBusMessage? {
     let deadline = MonotonicClock.now + timeout

@@ -99,13 +99,6 @@ public final class DBusMessage: @unchecked Sendable {
     return values
   }
 
-  /// The error a reply carries, when it is an error.
-  public func failure() -> DBusFailure? {
-    guard kind == .error else { return nil }
-    return DBusFailure(
-      name: errorName ?? "org.freedesktop.DBus.Error.Failed", message: arguments().first?.stringValue ?? "")
-  }
-
   // MARK: Encoding
 
   private static func append(_ value: DBusValue, to iterator: inout DBusMessageIter) {

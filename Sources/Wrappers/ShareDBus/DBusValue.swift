@@ -57,14 +57,7 @@ public indirect enum DBusValue: Equatable, Sendable {
   /// An `a{sv}` dictionary, the usual shape of options and results.
   public static func vardict(_ entries: [(String, DBusValue)]) -> DBusValue {
     .dictionary(
-      keySignature: "s", valueSignature: "v",
-      entries: entries.map { DictionaryEntry(.string($0.0), .variant($0.1)) })
-  }
-
-  private static func dictionary(keySignature: String, valueSignature: String, entries: [DictionaryEntry])
-    -> DBusValue
-  {
-    .dictionary(keySignature: keySignature, valueSignature: valueSignature, entries)
+      keySignature: "s", valueSignature: "v", entries.map { DictionaryEntry(.string($0.0), .variant($0.1)) })
   }
 
   /// The entries of an `a{sv}`, unwrapped; `nil` when this is no `a{sv}`.

@@ -71,12 +71,6 @@ public enum FileSystem {
     return FileStatus(result)
   }
 
-  /// Whether anything, even a dangling symbolic link, has the name `path` (`lstat`).
-  public static func exists(_ path: [UInt8]) -> Bool {
-    var result = stat()
-    return withCString(path) { lstat($0, &result) } == 0
-  }
-
   /// Gives the file `existing` the second name `new`, failing with `EEXIST` when `new` exists
   /// (`link`): the way to put a finished file in place without ever replacing another.
   public static func link(_ existing: [UInt8], as new: [UInt8]) throws(SystemError) {
@@ -116,8 +110,6 @@ extension SystemError {
     [EPERM, ENOTSUP, EOPNOTSUPP, ENOSYS, EMLINK, EXDEV].contains(errno)
   }
 
-  /// Whether the error is "file name too long" (`ENAMETOOLONG`).
-  public var isNameTooLong: Bool { errno == ENAMETOOLONG }
 }
 
 extension FileSystem {
