@@ -116,7 +116,8 @@ public final class ChildProcess: Sendable {
       ) { envp in
         arguments[0].contains(UInt8(ascii: "/"))
           ? posix_spawn(&pid, argv[0]!, &actions, &attributes, argv, envp)
-          : Self.spawnSearchingPath(&pid, argv, envp, &actions, &attributes, path: environment["PATH"])
+          : Self.spawnSearchingPath(
+            &pid, name: arguments[0], argv, envp, &actions, &attributes, path: environment["PATH"])
       }
     }
     withExtendedLifetime(keepUntilSpawned) {}
@@ -125,18 +126,21 @@ public final class ChildProcess: Sendable {
   }
 
   /// `posix_spawnp` searches the parent's `PATH`; the child's is the one that counts.
+  /// The candidates are built as bytes: a program's name need not be UTF-8.
   private static func spawnSearchingPath(
-    _ pid: inout pid_t, _ argv: [UnsafeMutablePointer<CChar>?], _ envp: [UnsafeMutablePointer<CChar>?],
-    _ actions: inout posix_spawn_file_actions_t, _ attributes: inout posix_spawnattr_t, path: String?
+    _ pid: inout pid_t, name: [UInt8], _ argv: [UnsafeMutablePointer<CChar>?],
+    _ envp: [UnsafeMutablePointer<CChar>?], _ actions: inout posix_spawn_file_actions_t,
+    _ attributes: inout posix_spawnattr_t, path: String?
   ) -> Int32 {
-    let name = argv[0].map { String(cString: $0) } ?? ""
     var lastError = ENOENT
     for directory in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
-      let candidate = "\(directory)/\(name)"
-      guard access(candidate, X_OK) == 0 else { continue }
-      let status = candidate.withCString { posix_spawn(&pid, $0, &actions, &attributes, argv, envp) }
+      let candidate = Array(directory.utf8) + [UInt8(ascii: "/")] + name
+      let status = withCString(candidate) { cPath -> Int32 in
+        guard access(cPath, X_OK) == 0 else { return -1 }
+        return posix_spawn(&pid, cPath, &actions, &attributes, argv, envp)
+      }
       if status == 0 { return 0 }
-      lastError = status
+      if status > 0 { lastError = status }
     }
     return lastError
   }
