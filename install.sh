@@ -64,8 +64,12 @@ if [ "$mode" = test ]; then
   unset DBUS_SESSION_BUS_ADDRESS DISPLAY WAYLAND_DISPLAY
   say "checking the format"
   swift format lint --strict -r Sources Tests Benchmarks Package.swift
-  swift build --build-tests
-  swift test
+  # Warnings are errors here rather than in Package.swift, which a package depended on by
+  # version may not carry (unsafe flags).
+  swift build --build-tests -Xswiftc -warnings-as-errors
+  swift test -Xswiftc -warnings-as-errors
+  say "building a ShareKit extension that depends on this package by version"
+  Tests/Scripts/depend-by-version.sh
   exit 0
 fi
 

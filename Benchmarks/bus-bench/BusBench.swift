@@ -60,7 +60,7 @@ final class BusBench {
   }
 
   func run() throws {
-    let started = Clock.now
+    let started = MonotonicClock.now
     guard access(options.binary, X_OK) == 0 else {
       throw BenchError(
         "no executable xdg-share at \(options.binary): build it, or pass --binary or XDG_SHARE_BINARY")
@@ -140,7 +140,7 @@ final class BusBench {
       coldStarts: coldStarts, changes: changes, oneFile1000: oneFile1000, coldStarts1000: coldStarts1000,
       changes1000: changes1000)
     print(
-      "\ntotal run time: \(Report.fixed(Clock.now - started, 1)) s; load average at the end: \(Machine.loadAverage)"
+      "\ntotal run time: \(Report.fixed(MonotonicClock.now - started, 1)) s; load average at the end: \(Machine.loadAverage)"
     )
   }
 
@@ -152,7 +152,7 @@ final class BusBench {
     desktop: BenchDesktop, bus: PrivateBus, client: Client
   ) throws -> (service: ServiceProcess, owned: Double, answered: Double, services: Int) {
     client.drain()
-    let start = Clock.now
+    let start = MonotonicClock.now
     let service = try ServiceProcess(
       binary: options.binary, desktop: desktop, busAddress: bus.address, children: children)
     guard
@@ -166,7 +166,7 @@ final class BusBench {
         "xdg-share daemon did not own \(Client.service) within 20 s (running: \(service.isRunning))")
     }
     let services = try client.listServices().count
-    let answered = Clock.now
+    let answered = MonotonicClock.now
     return (service, owned - start, answered - start, services)
   }
 
@@ -185,13 +185,13 @@ final class BusBench {
   func processFloor(desktop: BenchDesktop) throws -> (time: Samples, peakResident: Double) {
     var times: [Double] = []
     for run in 0..<11 {
-      let start = Clock.now
+      let start = MonotonicClock.now
       let child = try ChildProcess.spawn(
         [options.binary, "--version"].map { Array($0.utf8) },
         environment: desktop.environment(busAddress: nil),
         standardInput: .null, standardOutput: .null, standardError: .inherit)
       _ = child.wait()
-      if run > 0 { times.append(Clock.now - start) }
+      if run > 0 { times.append(MonotonicClock.now - start) }
     }
     // The largest resident size of any child waited for so far: only these runs (and
     // `dbus-daemon --version`, smaller) have ended yet.
@@ -372,9 +372,11 @@ final class BusBench {
       _ = floor.wait()
       children.remove(floor)
     }
-    let deadline = Clock.now + 10
+    let deadline = MonotonicClock.now + 10
     while try !client.nameHasOwner(name) {
-      guard Clock.now < deadline else { throw BenchError("\(binary) did not own \(name) within 10 s") }
+      guard MonotonicClock.now < deadline else {
+        throw BenchError("\(binary) did not own \(name) within 10 s")
+      }
       usleep(5_000)
     }
     for _ in 0..<1000 {
@@ -409,7 +411,7 @@ final class BusBench {
       let target = "\(desktop.extensions)/\(name).shareext"
       usleep(300_000)  // Let earlier changes settle (the service waits at most 250 ms).
       client.drain()
-      let start = Clock.now
+      let start = MonotonicClock.now
       guard rename(staged, target) == 0 else {
         throw BenchError("rename: \(String(cString: strerror(errno)))")
       }

@@ -60,9 +60,9 @@ struct Client {
 
   /// Sends `message` and returns the round trip in seconds; an error reply is thrown.
   func roundTrip(_ message: DBusMessage) throws -> Double {
-    let start = Clock.now
+    let start = MonotonicClock.now
     let reply = try connection.call(message, timeout: 30)
-    let end = Clock.now
+    let end = MonotonicClock.now
     withExtendedLifetime(reply) {}
     return end - start
   }
@@ -92,7 +92,7 @@ struct Client {
     guard
       let message = connection.waitForMessage(timeout: timeout, where: { $0.kind == .signal && matches($0) })
     else { return nil }
-    return (message, Clock.now)
+    return (message, MonotonicClock.now)
   }
 
   /// Throws away whatever arrived so far.

@@ -228,7 +228,7 @@ struct BenchError: Error, CustomStringConvertible {
 }
 
 /// Always true: requirements are not what is measured.
-struct EverythingAvailable: ServiceEnvironment {
+struct EverythingAvailable: RequirementChecker {
   func isProgramAvailable(_ name: String) -> Bool { true }
   func isBusNameAvailable(_ name: String) -> Bool { true }
 }

@@ -3,9 +3,11 @@ import ShareCore
 /// The `xdg-share` program: parses argv and runs one command.
 public enum XDGShareTool {
   /// Runs the command line `arguments` (without the program name) and returns the exit code.
-  public static func run(arguments: [[UInt8]], environment: [String: String], output: Output = .standard)
-    -> Int32
-  {
+  ///
+  /// - Parameter daemon: starts the D-Bus service for `xdg-share daemon`.
+  public static func run(
+    arguments: [[UInt8]], environment: [String: String], output: Output = .standard, daemon: DaemonLauncher
+  ) -> Int32 {
     let context = ToolContext(environment: environment, output: output)
     let command: Command
     do {
@@ -39,7 +41,7 @@ public enum XDGShareTool {
     case .groupPath(let group):
       code = HistoryCommands.groupPath(group, context: context)
     case .daemon(let idleTimeout):
-      code = DaemonCommand.run(idleTimeout: idleTimeout, context: context)
+      code = DaemonCommand.run(idleTimeout: idleTimeout, launcher: daemon, context: context)
     case .register(let system):
       code = RegisterCommand.register(system: system, context: context)
     case .unregister(let system):

@@ -17,7 +17,7 @@ enum BusError: Error, Equatable {
   case notRequestOwner
   case stopping
   case unreadableFiles([FileProblem])
-  case cannotRecord(String)
+  case cannotRecord(HistoryStore.RecordFailure)
   case unknownInterface(String)
   case unknownProperty(String)
   case readOnlyProperty(String)
@@ -59,7 +59,7 @@ enum BusError: Error, Equatable {
       "cannot read "
         + problems.map { "'\($0.path.displayString)' (\(Diagnostics.reason($0.reason)))" }.joined(
           separator: ", ")
-    case .cannotRecord(let reason): "cannot record the request: \(reason)"
+    case .cannotRecord(let failure): "cannot record the request: \(failure.reasonText)"
     case .unknownProperty(let name): "no property '\(name)'"
     case .readOnlyProperty(let name): "property '\(name)' is read-only"
     }

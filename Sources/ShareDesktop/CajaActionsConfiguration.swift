@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// caja-actions' own settings, `$HOME/.config/caja-actions/caja-actions.conf` (caja-actions 1.27
 /// ignores `$XDG_CONFIG_HOME`), a file that belongs to the user and to caja-actions, which rewrites it.
@@ -68,7 +68,7 @@ enum CajaActionsConfiguration {
       }
     }
     let meaningful = file.lines.contains { line in
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      let trimmed = line.trimmingSpaces()
       return !trimmed.isEmpty && trimmed != "[\(group)]"
     }
     return record.created && !meaningful ? nil : file.text
@@ -87,9 +87,9 @@ enum CajaActionsConfiguration {
 
     /// The range of lines after `[group]` up to the next group.
     private func body(of group: String) -> Range<Int>? {
-      guard let header = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "[\(group)]" })
+      guard let header = lines.firstIndex(where: { $0.trimmingSpaces() == "[\(group)]" })
       else { return nil }
-      let end = lines[(header + 1)...].firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix("[") }
+      let end = lines[(header + 1)...].firstIndex { $0.trimmingSpaces().hasPrefix("[") }
       return (header + 1)..<(end ?? lines.count)
     }
 
@@ -97,14 +97,14 @@ enum CajaActionsConfiguration {
       body(of: group)?.last { index in
         let line = lines[index]
         guard let equals = line.firstIndex(of: "=") else { return false }
-        return line[..<equals].trimmingCharacters(in: .whitespaces) == key
+        return line[..<equals].trimmingSpaces() == key
       }
     }
 
     func value(_ key: String, in group: String) -> String? {
       index(of: key, in: group).map { index in
         let line = lines[index]
-        return line[line.index(after: line.firstIndex(of: "=")!)...].trimmingCharacters(in: .whitespaces)
+        return line[line.index(after: line.firstIndex(of: "=")!)...].trimmingSpaces()
       }
     }
 
@@ -114,12 +114,12 @@ enum CajaActionsConfiguration {
         return
       }
       guard let body = body(of: group) else {
-        if let last = lines.last, !last.trimmingCharacters(in: .whitespaces).isEmpty { lines.append("") }
+        if let last = lines.last, !last.trimmingSpaces().isEmpty { lines.append("") }
         lines += ["[\(group)]", "\(key)=\(value)"]
         return
       }
       // After the group's last non-blank line.
-      let end = body.last { !lines[$0].trimmingCharacters(in: .whitespaces).isEmpty } ?? (body.lowerBound - 1)
+      let end = body.last { !lines[$0].trimmingSpaces().isEmpty } ?? (body.lowerBound - 1)
       lines.insert("\(key)=\(value)", at: end + 1)
     }
 

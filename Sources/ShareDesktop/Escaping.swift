@@ -24,7 +24,7 @@ enum DesktopEntry {
   /// A `;`-separated list: each element escaped, a `;` inside an element as `\;`, and the list
   /// ending with `;` as the specification recommends.
   static func list(_ elements: [String]) -> String {
-    elements.map { escape($0).replacingOccurrences(of: ";", with: "\\;") + ";" }.joined()
+    elements.map { escape($0).replacing(";", with: "\\;") + ";" }.joined()
   }
 
   /// Characters that make an Exec argument need quotes (Desktop Entry Specification,
@@ -38,7 +38,7 @@ enum DesktopEntry {
   /// The same text is read correctly by `g_shell_parse_argv` and `KShell::splitArgs`, which the
   /// file managers that do not follow the specification to the letter use instead.
   static func execArgument(_ argument: String) -> String {
-    let percentEscaped = argument.replacingOccurrences(of: "%", with: "%%")
+    let percentEscaped = argument.replacing("%", with: "%%")
     guard argument.isEmpty || argument.contains(where: reserved.contains) else { return percentEscaped }
     var quoted = "\""
     for character in percentEscaped {
@@ -84,5 +84,5 @@ func pythonStringLiteral(_ value: String) -> String {
 func dbusExecWord(_ word: String) -> String {
   let plain = word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/._+-,:@=".contains($0)) }
   guard !plain || word.isEmpty else { return word }
-  return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  return "'" + word.replacing("'", with: "'\\''") + "'"
 }

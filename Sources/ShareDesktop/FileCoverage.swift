@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 public import ShareCore
 
 /// The MIME types of this machine, which file-manager entries are written in terms of.
@@ -17,7 +17,7 @@ public struct MIMECatalog: Sendable {
   public init(types: TypeSystem, knownTypes: some Sequence<String>) {
     self.types = types
     var set = Set(
-      knownTypes.map { types.mime.canonical($0.trimmingCharacters(in: .whitespaces)) }.filter {
+      knownTypes.map { types.mime.canonical($0.trimmingSpaces()) }.filter {
         $0.split(separator: "/").count == 2 && !$0.hasPrefix("inode/") && !$0.hasPrefix("all/")
       })
     set.insert(Self.folderType)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 public import ShareCore
 
 /// Right-click → Share in every file manager: writes each one's entries for the installed
@@ -152,7 +152,7 @@ public enum FileManagerIntegration {
         let path = location.absolute(file.path)
         let bytes = Array(file.contents.utf8)
         let digest = Manifest.digest(bytes)
-        if let existing = FileSystem.contents(of: path) {
+        if let existing = DesktopFiles.contents(of: path) {
           let existingDigest = Manifest.digest(existing)
           let ours = old?.files[file.path] == existingDigest
           if existing == bytes {
@@ -172,14 +172,14 @@ public enum FileManagerIntegration {
           report.leftAlone.append(LeftAlone(path: path, reason: .notWrittenByXDGShare))
           continue
         }
-        do throws(FileSystem.Failure) {
-          let folder = (file.path as NSString).deletingLastPathComponent
-          let created = try FileSystem.createFolders(location.absolute(folder))
+        do throws(DesktopFiles.Failure) {
+          let folder = PathText.parent(of: file.path)
+          let created = try DesktopFiles.createFolders(location.absolute(folder))
           for made in created {
             let relative = String(made.dropFirst(location.dataFolder.count + 1))
             if !manifest.folders.contains(relative) { manifest.folders.append(relative) }
           }
-          try FileSystem.writeAtomically(file.contents, to: path, mode: file.isExecutable ? 0o755 : 0o644)
+          try DesktopFiles.writeAtomically(file.contents, to: path, mode: file.isExecutable ? 0o755 : 0o644)
           manifest.files[file.path] = digest
           report.written.append(file)
         } catch {
@@ -205,9 +205,9 @@ public enum FileManagerIntegration {
       }
 
       manifest.folders.sort()
-      do throws(FileSystem.Failure) {
-        _ = try FileSystem.createFolders(location.absolute("xdg-share"))
-        try FileSystem.writeAtomically(manifest.encoded(), to: location.manifestPath, mode: 0o644)
+      do throws(DesktopFiles.Failure) {
+        _ = try DesktopFiles.createFolders(location.absolute("xdg-share"))
+        try DesktopFiles.writeAtomically(manifest.encoded(), to: location.manifestPath, mode: 0o644)
       } catch {
         report.failures.append(Failure(path: location.manifestPath, reason: error.message))
       }
@@ -228,10 +228,10 @@ public enum FileManagerIntegration {
 
   /// Removes the file at `path` when it still holds what was written (its digest).
   private static func removeIfUnchanged(_ path: String, digest: String) -> Removal {
-    guard let existing = FileSystem.contents(of: path) else { return .gone }
+    guard let existing = DesktopFiles.contents(of: path) else { return .gone }
     guard Manifest.digest(existing) == digest else { return .edited(path) }
-    do throws(FileSystem.Failure) {
-      try FileSystem.remove(path)
+    do throws(DesktopFiles.Failure) {
+      try DesktopFiles.remove(path)
       return .removed(path)
     } catch {
       return .failed(Failure(path: path, reason: error.message))
@@ -259,16 +259,16 @@ public enum FileManagerIntegration {
         case .failed(let failure): report.failures.append(failure)
         }
       }
-      if let record = manifest.cajaActions, let text = FileSystem.contents(of: record.path) {
+      if let record = manifest.cajaActions, let text = DesktopFiles.contents(of: record.path) {
         let restored = CajaActionsConfiguration.unmerge(
           String(decoding: text, as: UTF8.self), record: record, menuID: DesktopActions.menuID,
           actionPrefix: filePrefix)
-        do throws(FileSystem.Failure) {
+        do throws(DesktopFiles.Failure) {
           if let restored {
-            try FileSystem.writeAtomically(restored, to: record.path, mode: 0o644)
+            try DesktopFiles.writeAtomically(restored, to: record.path, mode: 0o644)
           } else {
-            try FileSystem.remove(record.path)
-            FileSystem.removeIfEmpty((record.path as NSString).deletingLastPathComponent)
+            try DesktopFiles.remove(record.path)
+            DesktopFiles.removeIfEmpty(PathText.parent(of: record.path))
           }
           report.restoredSettings = record.path
         } catch {
@@ -276,19 +276,19 @@ public enum FileManagerIntegration {
         }
       }
       guard report.failures.isEmpty else { return }
-      do throws(FileSystem.Failure) {
-        try FileSystem.remove(location.manifestPath)
+      do throws(DesktopFiles.Failure) {
+        try DesktopFiles.remove(location.manifestPath)
       } catch {
         report.failures.append(Failure(path: location.manifestPath, reason: error.message))
       }
       // Deepest first, and only the empty ones.
       for folder in manifest.folders.sorted(by: { $0.count > $1.count }) {
-        FileSystem.removeIfEmpty(location.absolute(folder))
+        DesktopFiles.removeIfEmpty(location.absolute(folder))
       }
     }
     if report.failures.isEmpty {
-      try? FileSystem.remove(location.absolute(lockPath))
-      FileSystem.removeIfEmpty(location.absolute("xdg-share"))
+      try? DesktopFiles.remove(location.absolute(lockPath))
+      DesktopFiles.removeIfEmpty(location.absolute("xdg-share"))
     }
     return registered ? report : nil
   }
@@ -319,9 +319,9 @@ public enum FileManagerIntegration {
   private static func withLock(
     _ location: Location, _ body: () throws(IntegrationError) -> Void
   ) throws(IntegrationError) {
-    _ = try? FileSystem.createFolders(location.absolute("xdg-share"))
+    _ = try? DesktopFiles.createFolders(location.absolute("xdg-share"))
     do {
-      try FileSystem.withLock(location.absolute(lockPath)) { try body() }
+      try DesktopFiles.withLock(location.absolute(lockPath)) { try body() }
     } catch let error as IntegrationError {
       throw error
     } catch {
@@ -338,38 +338,38 @@ public enum FileManagerIntegration {
     if let moved = earlier, moved.path != path {
       // An earlier xdg-share merged into `$XDG_CONFIG_HOME`, which caja-actions never reads: undo it
       // there, and merge afresh where caja-actions looks.
-      if let text = FileSystem.contents(of: moved.path) {
+      if let text = DesktopFiles.contents(of: moved.path) {
         let restored = CajaActionsConfiguration.unmerge(
           String(decoding: text, as: UTF8.self), record: moved, menuID: DesktopActions.menuID,
           actionPrefix: filePrefix)
         if let restored {
-          try? FileSystem.writeAtomically(restored, to: moved.path, mode: 0o644)
+          try? DesktopFiles.writeAtomically(restored, to: moved.path, mode: 0o644)
         } else {
-          try? FileSystem.remove(moved.path)
-          FileSystem.removeIfEmpty((moved.path as NSString).deletingLastPathComponent)
+          try? DesktopFiles.remove(moved.path)
+          DesktopFiles.removeIfEmpty(PathText.parent(of: moved.path))
         }
       }
       earlier = nil
     }
-    let current = FileSystem.contents(of: path).map { String(decoding: $0, as: UTF8.self) }
+    let current = DesktopFiles.contents(of: path).map { String(decoding: $0, as: UTF8.self) }
     guard enabled else {
       // No actions any more: undo an earlier merge.
       guard let earlier, let current else { return nil }
       let restored = CajaActionsConfiguration.unmerge(
         current, record: earlier, menuID: DesktopActions.menuID, actionPrefix: filePrefix)
       if let restored {
-        try? FileSystem.writeAtomically(restored, to: path, mode: 0o644)
+        try? DesktopFiles.writeAtomically(restored, to: path, mode: 0o644)
       } else {
-        try? FileSystem.remove(path)
+        try? DesktopFiles.remove(path)
       }
       return nil
     }
     let (text, record) = CajaActionsConfiguration.merge(
       current, path: path, menuID: DesktopActions.menuID, actionPrefix: filePrefix, earlier: earlier)
     guard text != current else { return record }
-    do throws(FileSystem.Failure) {
-      _ = try FileSystem.createFolders((path as NSString).deletingLastPathComponent)
-      try FileSystem.writeAtomically(text, to: path, mode: 0o644)
+    do throws(DesktopFiles.Failure) {
+      _ = try DesktopFiles.createFolders(PathText.parent(of: path))
+      try DesktopFiles.writeAtomically(text, to: path, mode: 0o644)
       report.changedSettings = path
       return record
     } catch {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShareCore
 
 /// What `register` wrote into one data folder: `<data folder>/xdg-share/registered.json`.

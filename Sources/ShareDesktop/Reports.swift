@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why the integration could not do its work at all. (Files that cannot be written are
 /// reported one by one in the reports instead.)
@@ -136,7 +136,9 @@ public struct SystemSoftware: InstalledSoftware {
 
   /// Whether a path with at most one `*` component exists.
   private static func exists(_ pattern: String) -> Bool {
-    guard let star = pattern.range(of: "/*/") else { return FileManager.default.fileExists(atPath: pattern) }
+    guard let star = pattern.firstRange(of: "/*/") else {
+      return FileManager.default.fileExists(atPath: pattern)
+    }
     let parent = String(pattern[..<star.lowerBound])
     let rest = String(pattern[star.upperBound...])
     let children = (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? []

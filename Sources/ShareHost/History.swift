@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 public import ShareCore
 import SharePOSIX
 public import ShareProtocol
@@ -106,9 +106,40 @@ public struct HistoryStore: Sendable {
   }
 
   /// Writes `record` (temporary file, then rename).
-  public func save(_ record: HistoryRecord) throws {
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    try Self.json(record).write(to: URL(fileURLWithPath: "\(directory)/\(record.id).json"), options: .atomic)
+  public func save(_ record: HistoryRecord) throws(RecordFailure) {
+    let file = "\(directory)/\(record.id).json"
+    let bytes: [UInt8]
+    do {
+      bytes = Array(try Self.json(record))
+    } catch {
+      throw RecordFailure(file: file, reason: .cannotEncode)
+    }
+    do {
+      try FileSystem.makeDirectories(Array(directory.utf8))
+      try FileSystem.writeAtomically(bytes, to: Array(file.utf8), mode: 0o644)
+    } catch {
+      throw RecordFailure(file: file, reason: .system(error.reason))
+    }
+  }
+
+  /// Why a record could not be written.
+  public struct RecordFailure: Error, Equatable, Sendable {
+    public enum Reason: Equatable, Sendable {
+      case cannotEncode
+      /// What the system said (`strerror`).
+      case system(String)
+    }
+
+    public var file: String
+    public var reason: Reason
+
+    /// The reason in words, for either front end's message.
+    public var reasonText: String {
+      switch reason {
+      case .cannotEncode: "the record cannot be encoded"
+      case .system(let text): text
+      }
+    }
   }
 
   /// The one JSON form of records, on disk and in `xdg-share history --json`: sorted keys, dates

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 public import ShareCore
 import SharePOSIX
 public import ShareProtocol
@@ -62,7 +62,7 @@ public final class PluginRunner: Sendable {
       var log = ChildProcess.Stream.inherit
       if let logPath {
         try? FileManager.default.createDirectory(
-          atPath: (logPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+          atPath: PathText.parent(of: logPath), withIntermediateDirectories: true)
         log = .descriptor(try FileDescriptor.openForAppending(Array(logPath.utf8)))
       }
       // The request waits in a file in memory rather than a pipe: no thread has to keep writing
@@ -82,7 +82,7 @@ public final class PluginRunner: Sendable {
     }
     if alreadyCancelled { child.signal(Signal.terminate) }
 
-    let deadline = Clock.now + timeout
+    let deadline = MonotonicClock.now + timeout
     var reader = EventReader()
     var final: PluginEvent?
     var failure: PluginFailure?
@@ -92,10 +92,10 @@ public final class PluginRunner: Sendable {
     // output open long after (an `xdg-open`, a notifier): the end of the program, not of its
     // output, ends the request. What is already written when it ends is read, and no more.
     var programEnded = false
-    var lastExitCheck = Clock.now
+    var lastExitCheck = MonotonicClock.now
     var drainedAfterEnd = 0
     reading: while true {
-      let now = Clock.now
+      let now = MonotonicClock.now
       let limit = final == nil ? deadline : min(deadline, (reader.finalAt ?? now) + Self.exitGrace)
       // Checked on every turn, so that a program that never stops writing still meets its limits.
       if now >= limit {
@@ -133,7 +133,7 @@ public final class PluginRunner: Sendable {
           progress(fraction, message)
         case .success(let event):
           final = event
-          reader.finalAt = Clock.now
+          reader.finalAt = MonotonicClock.now
         case .failure(let unreadable):
           failure = .unreadableOutput(
             line: String(decoding: line.prefix(200), as: UTF8.self), problem: unreadable)
@@ -201,7 +201,7 @@ public final class PluginRunner: Sendable {
     do {
       return .success(try JSONDecoder().decode(PluginEvent.self, from: data))
     } catch {
-      guard (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil else {
+      guard (try? JSONDecoder().decode(JSONValue.self, from: data)) != nil else {
         return .failure(.notJSON)
       }
       switch error {

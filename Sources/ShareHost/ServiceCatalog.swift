@@ -1,22 +1,26 @@
-import Foundation
+import FoundationEssentials
 public import ShareCore
+import ShareGLib
 
-/// The one engine behind `xdg-share list`, `share` and the D-Bus service: the installed
-/// services of a desktop and which of them accept a selection.
+/// The installed services of a desktop, and the one way from items to the services that accept
+/// them: `xdg-share list`, `share`, `retry`, the share sheet and the D-Bus service all go
+/// through ``match(_:inspector:)`` (or its two halves, ``inspect(_:inspector:)`` and
+/// ``match(_:)-(PreparedSelection)``).
 public struct ServiceCatalog: Sendable {
   public let paths: SearchPaths
   public let registry: ServiceRegistry
   public let types: TypeSystem
   /// The services to offer: not hidden, requirements met.
   public let offered: [ShareService]
+  private let requirements: any RequirementChecker
 
   /// Loads the services of the desktop described by `environment`.
   ///
-  /// - Parameter serviceEnvironment: answers the requirements of the loaded services (programs on
+  /// - Parameter requirements: answers the requirements of the loaded services (programs on
   ///   `PATH`, names on the bus); called once.
   public init(
     environment: [String: String], types: TypeSystem,
-    serviceEnvironment: ([ShareService]) -> any ServiceEnvironment
+    requirements: ([ShareService]) -> any RequirementChecker
   ) {
     paths = SearchPaths(environment: environment)
     let settings = (try? String(contentsOfFile: paths.settingsFile, encoding: .utf8)).map(
@@ -26,19 +30,23 @@ public struct ServiceCatalog: Sendable {
       loader: BundleLoader(languages: Localization.preferredLanguages(environment: environment)),
       hiddenServices: settings?.hiddenServices ?? [])
     self.types = types
-    let serviceEnvironment = serviceEnvironment(registry.services)
-    self.serviceEnvironment = serviceEnvironment
-    offered = registry.offered(in: serviceEnvironment)
+    self.requirements = requirements(registry.services)
+    offered = registry.offered(in: self.requirements)
   }
 
-  private let serviceEnvironment: any ServiceEnvironment
+  /// The services of this desktop: shared-mime-info's types, `PATH` and the session bus.
+  public static func desktop(environment: [String: String]) -> ServiceCatalog {
+    ServiceCatalog(environment: environment, types: SharedMIMEDatabase.typeSystem()) {
+      DesktopRequirements(environment: environment, services: $0)
+    }
+  }
 
   /// The installed services that are not offered, and why; worked out when asked (the service
   /// reloads often and never asks).
   public var withheld: [Withheld] {
     registry.services.compactMap { service in
       if registry.hiddenServices.contains(service.id) { return Withheld(service: service, reason: .hidden) }
-      let missing = serviceEnvironment.unmet(service.requirements)
+      let missing = requirements.unmet(service.requirements)
       return missing.isEmpty ? nil : Withheld(service: service, reason: .missing(missing))
     }
   }
@@ -56,15 +64,80 @@ public struct ServiceCatalog: Sendable {
     public var reason: Reason
   }
 
-  /// The offered services whose rules accept `selection`, in the registry's order.
-  public func services(accepting selection: ActivationSelection) -> [ShareService] {
-    offered.filter { $0.rule.accepts(selection) }
+  /// Looks at `items` (files by `inspector`) and turns them into attachments.
+  ///
+  /// - Throws: ``UnreadableFiles`` naming every file that cannot be looked at.
+  public func inspect(
+    _ items: [RequestedItem], inspector: some FileInspector
+  ) throws(UnreadableFiles) -> PreparedSelection {
+    try PreparedSelection(items, types: types, inspector: inspector)
   }
 
-  /// The attachments of `items`, files looked at by `inspector`.
-  public func attachments(
-    for items: [RequestedItem], inspector: some FileInspector
-  ) -> (attachments: [Attachment], problems: [FileProblem]) {
-    types.attachments(for: items, inspector: inspector)
+  /// The offered services whose rules accept `selection`, in the registry's order.
+  public func match(_ selection: PreparedSelection) -> ServiceMatch {
+    let activation = ActivationSelection(attachments: selection.attachments, types: types)
+    return ServiceMatch(
+      selection: selection, activation: activation, services: offered.filter { $0.rule.accepts(activation) })
   }
+
+  /// Which offered services accept `items`, together with what was built on the way.
+  public func match(
+    _ items: [RequestedItem], inspector: some FileInspector
+  ) throws(UnreadableFiles) -> ServiceMatch {
+    match(try inspect(items, inspector: inspector))
+  }
+}
+
+extension ServiceCatalog {
+  /// The service `id` of the desktop described by `environment`, hidden or not, with the types
+  /// to share with it: loads bundles only until it is found, and checks no requirements (the
+  /// service itself says what it lacks).
+  public static func service(
+    withID id: String, environment: [String: String]
+  ) -> (service: ShareService, types: TypeSystem)? {
+    let paths = SearchPaths(environment: environment)
+    let loader = BundleLoader(languages: Localization.preferredLanguages(environment: environment))
+    guard let service = ServiceRegistry.first(withID: id, in: paths.extensionDirectories, loader: loader)
+    else { return nil }
+    return (service, SharedMIMEDatabase.typeSystem())
+  }
+}
+
+/// A selection made ready to share: the items as they were asked for and their attachments,
+/// each file looked at once. What the rules, the request and the history all start from.
+public struct PreparedSelection: Sendable {
+  /// The items as the caller gave them, in order.
+  public let items: [RequestedItem]
+  /// One attachment per item, with its type identifiers.
+  public let attachments: [Attachment]
+
+  /// Looks at `items`.
+  ///
+  /// - Throws: ``UnreadableFiles`` naming every file that cannot be looked at.
+  public init(
+    _ items: [RequestedItem], types: TypeSystem, inspector: some FileInspector
+  ) throws(UnreadableFiles) {
+    let (attachments, problems) = types.attachments(for: items, inspector: inspector)
+    guard problems.isEmpty else { throw UnreadableFiles(problems: problems) }
+    self.items = items
+    self.attachments = attachments
+  }
+}
+
+/// Files of a selection that could not be looked at.
+public struct UnreadableFiles: Error, Equatable, Sendable {
+  public var problems: [FileProblem]
+
+  public init(problems: [FileProblem]) {
+    self.problems = problems
+  }
+}
+
+/// The services that accept a selection, and the selection as the rules saw it.
+public struct ServiceMatch: Sendable {
+  public let selection: PreparedSelection
+  /// The attachments grouped by type, their conformance worked out once.
+  public let activation: ActivationSelection
+  /// The offered services that accept the selection, in the registry's order.
+  public let services: [ShareService]
 }

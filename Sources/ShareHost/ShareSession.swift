@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 public import ShareCore
 import SharePOSIX
 public import ShareProtocol
@@ -11,7 +11,7 @@ public enum ShareRefusal: Error, Equatable, Sendable {
   /// Files that cannot be looked at.
   case unreadableFiles([FileProblem])
   /// The history record could not be written, so the request is not started.
-  case cannotRecord(String)
+  case cannotRecord(HistoryStore.RecordFailure)
 }
 
 /// One share, from the selection to the outcome: re-checks the rule, records the request, runs
@@ -25,44 +25,29 @@ public final class ShareSession: Sendable {
   private let runner: PluginRunner
   private let initialRecord: HistoryRecord
 
-  /// Prepares a share of `items` with the service `serviceID`.
+  /// Prepares a share of `selection` with `service`: re-checks the service's rule and records
+  /// the request.
   ///
-  /// - Throws: ``ShareRefusal`` when the service is unknown, a file cannot be read, or the rule
-  ///   refuses the selection.
-  public convenience init(
-    serviceID: String, items: [ShareItem], registry: ServiceRegistry, types: TypeSystem,
-    inspector: some FileInspector, history: HistoryStore, environment: [String: String],
-    userInfo: [String: JSONValue] = [:], requestID: String = RequestBuilder.newRequestID()
-  ) throws(ShareRefusal) {
-    try self.init(
-      serviceID: serviceID, requested: items.map { RequestedItem($0) }, registry: registry, types: types,
-      inspector: inspector, history: history, environment: environment, userInfo: userInfo,
-      requestID: requestID)
-  }
-
-  /// Prepares a share of `requested` items (with the MIME types callers gave).
+  /// - Throws: ``ShareRefusal`` when the rule refuses the selection or the request cannot be
+  ///   recorded.
   public init(
-    serviceID: String, requested: [RequestedItem], registry: ServiceRegistry, types: TypeSystem,
-    inspector: some FileInspector, history: HistoryStore, environment: [String: String],
-    userInfo: [String: JSONValue] = [:], requestID: String = RequestBuilder.newRequestID()
+    service: ShareService, selection: PreparedSelection, types: TypeSystem, history: HistoryStore,
+    environment: [String: String], userInfo: [String: JSONValue] = [:],
+    requestID: String = RequestBuilder.newRequestID()
   ) throws(ShareRefusal) {
-    guard let service = registry.service(withID: serviceID) else { throw .noSuchService(serviceID) }
-    let items = requested.map(\.item)
-    let (attachments, problems) = types.attachments(for: requested, inspector: inspector)
-    guard problems.isEmpty else { throw .unreadableFiles(problems) }
-    if let rejection = service.rule.rejection(of: attachments, types: types) {
+    if let rejection = service.rule.rejection(of: selection.attachments, types: types) {
       throw .notAccepted(service: service, rejection: rejection)
     }
     let request = RequestBuilder.request(
-      id: requestID, service: service, attachments: attachments, userInfo: userInfo)
+      id: requestID, service: service, attachments: selection.attachments, userInfo: userInfo)
     let record = HistoryRecord(
-      id: requestID, serviceId: service.id, serviceName: service.name, items: items.map(RecordedItem.init),
-      started: Date(), status: .running, log: history.logPath(for: requestID),
-      host: ProcessStatus.currentProcess)
+      id: requestID, serviceId: service.id, serviceName: service.name,
+      items: selection.items.map { RecordedItem($0.item) }, started: Date(), status: .running,
+      log: history.logPath(for: requestID), host: ProcessStatus.currentProcess)
     do {
       try history.save(record)
     } catch {
-      throw .cannotRecord(error.localizedDescription)
+      throw .cannotRecord(error)
     }
     self.service = service
     self.request = request
@@ -70,6 +55,24 @@ public final class ShareSession: Sendable {
     self.initialRecord = record
     self.runner = PluginRunner(
       service: service, request: request, environment: environment, logPath: history.logPath(for: requestID))
+  }
+
+  /// Prepares a share of `requested` items with `service`, looking at the files first: for
+  /// callers that did not match the items against services (a named service, a retry).
+  public convenience init(
+    service: ShareService, requested: [RequestedItem], types: TypeSystem, inspector: some FileInspector,
+    history: HistoryStore, environment: [String: String], userInfo: [String: JSONValue] = [:],
+    requestID: String = RequestBuilder.newRequestID()
+  ) throws(ShareRefusal) {
+    let selection: PreparedSelection
+    do {
+      selection = try PreparedSelection(requested, types: types, inspector: inspector)
+    } catch {
+      throw .unreadableFiles(error.problems)
+    }
+    try self.init(
+      service: service, selection: selection, types: types, history: history, environment: environment,
+      userInfo: userInfo, requestID: requestID)
   }
 
   public var id: String { request.requestId }
@@ -91,7 +94,7 @@ public final class ShareSession: Sendable {
       record.message = failure.message
     case .timedOut(let seconds):
       record.status = .timedOut
-      record.message = "stopped after \(seconds) seconds"
+      record.message = ShareOutcome.timedOutMessage("it", seconds: seconds)
     }
     // The outcome stands even when it cannot be recorded; the record still says "running".
     try? history.save(record)

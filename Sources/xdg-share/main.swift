@@ -1,16 +1,31 @@
-import Foundation
+import FoundationEssentials
 import ShareCommandLine
+import ShareDaemon
 import SharePOSIX
 
 // Before any thread exists: Ctrl-C during a share must stop the plugin's process group too.
 SignalWatcher.install()
 
-// The arguments as the kernel passed them: `CommandLine.arguments` would repair non-UTF-8
-// file names into different ones.
-let arguments = (1..<Int(CommandLine.argc)).map { index in
-  Array(
-    UnsafeBufferPointer(start: CommandLine.unsafeArgv[index], count: strlen(CommandLine.unsafeArgv[index]!))
-  )
-  .map { UInt8(bitPattern: $0) }
+// `xdg-share daemon`: the command line parses it; the service is linked here, not into it.
+func serve(environment: [String: String], idleTimeout: Double) -> Result<Bool, DaemonLauncher.Failure> {
+  let service: ShareDaemon
+  do throws(ShareDaemon.StartError) {
+    service = try ShareDaemon(configuration: .init(environment: environment, idleTimeout: idleTimeout))
+  } catch {
+    switch error {
+    case .noBus(let reason): return .failure(.noBus(reason))
+    case .nameTaken: return .failure(.nameTaken(ShareDaemon.busName))
+    case .system(let reason): return .failure(.system(reason))
+    }
+  }
+  // SIGTERM (a session ending) lets the shares in flight end with a Response.
+  let stop = service.stopHandle
+  SignalWatcher.onTermination { _ in stop.stop() }
+  defer { SignalWatcher.onTermination(nil) }
+  return .success(service.run() == 0)
 }
-exit(XDGShareTool.run(arguments: arguments, environment: ProcessInfo.processInfo.environment))
+let daemon = DaemonLauncher(serve: serve)
+
+CurrentProcess.exit(
+  XDGShareTool.run(
+    arguments: CurrentProcess.arguments, environment: ProcessInfo.processInfo.environment, daemon: daemon))

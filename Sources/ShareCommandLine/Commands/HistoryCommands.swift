@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import ShareCore
 import ShareHost
+import SharePOSIX
 import ShareProtocol
 
 /// `xdg-share history`, `xdg-share retry ID` and `xdg-share group path GROUP`.
@@ -16,14 +17,14 @@ enum HistoryCommands {
       }
       return .success
     }
-    let formatter = DateFormatter()
-    formatter.dateFormat = "yyyy-MM-dd HH:mm"
     for record in records {
       let items = record.items.map(describe)
       let summary = (items.first ?? "") + (items.count > 1 ? " (+\(items.count - 1) more)" : "")
       context.output.line(
         [
-          String(record.id.prefix(8)), formatter.string(from: record.started), record.displayStatus,
+          String(record.id.prefix(8)),
+          LocalTime(secondsSince1970: record.started.timeIntervalSince1970).minutePrecision,
+          record.displayStatus,
           record.serviceName, summary,
         ].joined(separator: "  "))
     }
@@ -47,10 +48,8 @@ enum HistoryCommands {
         Wording.describe(.nothingToRetry(record.id, completed: record.status == .completed)))
       return .failure
     }
-    let items = record.items.compactMap(\.shareItem)
-    let catalog = context.loadCatalog()
     return ShareCommand.perform(
-      serviceID: record.serviceId, items: items, registry: catalog.registry, types: catalog.types,
+      serviceID: record.serviceId, items: record.items.compactMap(\.shareItem),
       reporter: OutcomeReporter.make(context: context, json: json), context: context)
   }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShareCore
 
 /// `xdg-share install BUNDLE` and `xdg-share uninstall ID`.
@@ -98,7 +98,7 @@ enum InstallCommands {
     }
     for bundle in bundles {
       // Rename first, so a half-removed bundle is never loaded.
-      let doomed = (bundle as NSString).deletingLastPathComponent + "/.removing-\(UUID().uuidString)"
+      let doomed = PathText.parent(of: bundle) + "/.removing-\(UUID().uuidString)"
       do {
         try FileManager.default.moveItem(atPath: bundle, toPath: doomed)
         try FileManager.default.removeItem(atPath: doomed)
@@ -116,12 +116,7 @@ enum InstallCommands {
   private static func userBundles(withID id: String, in folder: String) -> [String] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     return names.filter { $0.hasSuffix(".shareext") && !$0.hasPrefix(".") }.sorted().map { folder + "/" + $0 }
-      .filter { bundle in
-        guard let data = FileManager.default.contents(atPath: bundle + "/Info.plist"),
-          let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
-        else { return false }
-        return plist[InfoPlistKey.identifier] as? String == id
-      }
+      .filter { BundleLoader.declaredIdentifier(ofBundleAt: $0) == id }
   }
 
   /// Puts `staging` in place of `destination`: the old copy is moved aside first, so at every

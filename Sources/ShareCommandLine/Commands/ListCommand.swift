@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShareCore
 import ShareHost
 import SharePOSIX
@@ -11,11 +11,8 @@ enum ListCommand {
     if options.selection.isEmpty {
       services = catalog.offered
     } else {
-      guard let attachments = context.attachments(for: options.selection, catalog: catalog) else {
-        return .failure
-      }
-      services = catalog.services(
-        accepting: ActivationSelection(attachments: attachments, types: catalog.types))
+      guard let match = context.match(options.selection, in: catalog) else { return .failure }
+      services = match.services
     }
     if options.json {
       context.output.line(JSON.encode(services.map(ServiceSummary.init)))
@@ -23,7 +20,7 @@ enum ListCommand {
       let width = services.map(\.id.count).max() ?? 0
       for service in services {
         context.output.line(
-          service.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + service.name)
+          service.id.padded(to: width) + "  " + service.name)
       }
       // Someone reading the list wonders where an installed service went: say, on the terminal.
       if options.selection.isEmpty, Terminal.isTerminal(2) {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShareCore
 import ShareDesktop
 import ShareGLib
@@ -21,10 +21,10 @@ enum RegisterCommand {
         rendering, executable: executable, at: location,
         software: SystemSoftware(environment: context.environment))
     } catch {
-      context.output.error(RegisterWording.describe(error))
+      context.output.error(Wording.describe(error))
       return .failure
     }
-    for line in RegisterWording.lines(for: report) { context.output.line(line) }
+    for line in Wording.lines(for: report) { context.output.line(line) }
     for failure in report.failures {
       context.output.error(Wording.describe(.cannotUpdate(failure.path, reason: failure.reason)))
     }
@@ -37,15 +37,14 @@ enum RegisterCommand {
     do {
       report = try FileManagerIntegration.unregister(at: location)
     } catch {
-      context.output.error(RegisterWording.describe(error))
+      context.output.error(Wording.describe(error))
       return .failure
     }
     guard let report else {
-      context.output.line(
-        "Nothing to remove: xdg-share has not registered anything in \(location.dataFolder)")
+      context.output.line(Wording.nothingRegistered(in: location.dataFolder))
       return .success
     }
-    for line in RegisterWording.lines(for: report) { context.output.line(line) }
+    for line in Wording.lines(for: report) { context.output.line(line) }
     for failure in report.failures {
       context.output.error(Wording.describe(.cannotRemove(failure.path, reason: failure.reason)))
     }
@@ -76,94 +75,5 @@ enum RegisterCommand {
     // The binary was replaced while running (an upgrade): the new one is at the same path.
     if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
     return path
-  }
-}
-
-/// The words of `register` and `unregister`.
-enum RegisterWording {
-  static func describe(_ error: IntegrationError) -> String {
-    switch error {
-    case .unsuitableExecutable(let path):
-      "cannot write entries that run \(FilePath(path).displayString): the path must be absolute, without backslashes or control characters"
-    case .unreadableManifest(let path, let reason):
-      "\(path): \(reason); remove it to start afresh (files it listed are then left in place)"
-    }
-  }
-
-  static func lines(for report: RegistrationReport) -> [String] {
-    let count = report.rendering.entries.count
-    var lines = ["Share entries for \(count) \(count == 1 ? "service" : "services") in \(report.dataFolder):"]
-    for family in FileManagerFamily.allCases {
-      let files = report.files(of: family)
-      lines.append("  \(label(family)): " + summary(family, files: files))
-    }
-    for path in report.removed { lines.append("Removed \(path)") }
-    if let settings = report.changedSettings { lines.append("Set up caja-actions in \(settings)") }
-    for skipped in report.rendering.skipped {
-      let reason =
-        switch skipped.reason {
-        case .unsafeIdentifier: "its identifier has characters other than A-Z a-z 0-9 . _ -"
-        case .takesNoFiles: "it takes no files, only text or links"
-        }
-      lines.append("Not in file managers: \(skipped.name) (\(skipped.id)): \(reason)")
-    }
-    for file in report.leftAlone { lines.append(describe(file)) }
-    if !report.advice.isEmpty { lines.append("Still to do:") }
-    for advice in report.advice {
-      switch advice {
-      case .installPackage(let package, _, let program):
-        lines.append("  \(program) shows the entries only with \(package): sudo apt install \(package)")
-      case .restart(let command, let family):
-        lines.append(
-          "  \(label(family)): the entries show after a restart (if running: `\(command)`, then open it again)"
-        )
-      }
-    }
-    return lines
-  }
-
-  static func lines(for report: UnregistrationReport) -> [String] {
-    var lines = [
-      "Removed \(report.removed.count) \(report.removed.count == 1 ? "file" : "files") from \(report.dataFolder)"
-    ]
-    if let settings = report.restoredSettings {
-      lines.append("Restored caja-actions settings in \(settings)")
-    }
-    for file in report.leftAlone { lines.append(describe(file)) }
-    return lines
-  }
-
-  private static func describe(_ file: LeftAlone) -> String {
-    switch file.reason {
-    case .notWrittenByXDGShare: "Left alone \(file.path): xdg-share did not write it"
-    case .editedSince: "Left alone \(file.path): it was edited since xdg-share wrote it"
-    }
-  }
-
-  private static func label(_ family: FileManagerFamily) -> String {
-    switch family {
-    case .dolphin: "Dolphin"
-    case .nautilus: "Nautilus"
-    case .thunar: "Thunar"
-    case .nemo: "Nemo"
-    case .desktopActions: "Caja, PCManFM, PCManFM-Qt"
-    case .dbus: "D-Bus"
-    }
-  }
-
-  private static func summary(_ family: FileManagerFamily, files: [GeneratedFile]) -> String {
-    guard let first = files.first else { return "nothing" }
-    let folder = (first.path as NSString).deletingLastPathComponent
-    let count = files.count
-    switch family {
-    case .dolphin:
-      return "\(count) service \(count == 1 ? "menu" : "menus") in \(folder), in the Share submenu"
-    case .thunar: return "\(count) Send To \(count == 1 ? "entry" : "entries") in \(folder)"
-    case .nemo: return "\(count) \(count == 1 ? "action" : "actions") in \(folder)"
-    case .desktopActions:
-      return "a Share menu with \(count - 1) \(count == 2 ? "action" : "actions") in \(folder)"
-    case .nautilus: return first.path + " (asks the D-Bus service when the menu opens)"
-    case .dbus: return first.path
-    }
   }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShareCore
 import ShareGLib
 import ShareHost
@@ -8,49 +8,58 @@ import ShareProtocol
 /// `xdg-share share` and the short form: pick a service, run it, report the outcome.
 enum ShareCommand {
   static func run(_ options: ShareOptions, context: ToolContext) -> ExitCode {
-    let catalog = context.loadCatalog()
-    let items = context.resolve(options.selection)
     let reporter = OutcomeReporter.make(context: context, json: options.json)
-
-    let serviceID: String
-    if let chosen = options.service {
-      serviceID = chosen
-    } else {
-      guard let attachments = context.attachments(for: options.selection, catalog: catalog) else {
-        return .failure
-      }
-      let candidates = catalog.services(
-        accepting: ActivationSelection(attachments: attachments, types: catalog.types))
-      guard !candidates.isEmpty else {
-        reporter.noServiceAccepts(items: items)
-        return .notAccepted
-      }
-      switch context.picker.choose(from: candidates, output: context.output) {
-      case .chosen(let service): serviceID = service.id
-      case .cancelled: return .cancelled
-      case .noOneToAsk: return .noServiceChosen
-      }
+    if let serviceID = options.service {
+      return perform(
+        serviceID: serviceID, items: context.resolve(options.selection), reporter: reporter, context: context)
     }
-    return perform(
-      serviceID: serviceID, items: items, registry: catalog.registry, types: catalog.types,
-      reporter: reporter,
-      context: context)
-  }
-
-  /// Runs one share to its end; shared with `retry`.
-  static func perform(
-    serviceID: String, items: [ShareItem], registry: ServiceRegistry, types: TypeSystem,
-    reporter: OutcomeReporter,
-    context: ToolContext
-  ) -> ExitCode {
+    let catalog = context.loadCatalog()
+    guard let match = context.match(options.selection, in: catalog) else { return .failure }
+    guard !match.services.isEmpty else {
+      reporter.noServiceAccepts(items: match.selection.items.map(\.item))
+      return .notAccepted
+    }
+    let service: ShareService
+    switch context.picker.choose(from: match.services, output: context.output) {
+    case .chosen(let chosen): service = chosen
+    case .cancelled: return .cancelled
+    case .noOneToAsk: return .noServiceChosen
+    }
     let session: ShareSession
     do {
       session = try ShareSession(
-        serviceID: serviceID, items: items, registry: registry, types: types, inspector: GIOFileInspector(),
+        service: service, selection: match.selection, types: catalog.types,
         history: HistoryStore(stateHome: context.paths.stateHome), environment: context.environment)
     } catch {
-      return reporter.refused(error, registry: registry)
+      return reporter.refused(error) { catalog.registry.services.map(\.id) }
     }
+    return run(session, reporter: reporter)
+  }
+
+  /// Shares `items` with the service `serviceID`, loading only that service; shared with `retry`.
+  static func perform(
+    serviceID: String, items: [ShareItem], reporter: OutcomeReporter, context: ToolContext
+  ) -> ExitCode {
+    context.warnWithoutMIMEDatabase()
+    let knownServices = { context.loadCatalog(reportProblems: false).registry.services.map(\.id) }
+    guard let (service, types) = ServiceCatalog.service(withID: serviceID, environment: context.environment)
+    else {
+      return reporter.refused(.noSuchService(serviceID), knownServices: knownServices)
+    }
+    let session: ShareSession
+    do {
+      session = try ShareSession(
+        service: service, requested: items.map { RequestedItem($0) }, types: types,
+        inspector: GIOFileInspector(), history: HistoryStore(stateHome: context.paths.stateHome),
+        environment: context.environment)
+    } catch {
+      return reporter.refused(error, knownServices: knownServices)
+    }
+    return run(session, reporter: reporter)
+  }
+
+  /// Runs one share to its end.
+  private static func run(_ session: ShareSession, reporter: OutcomeReporter) -> ExitCode {
     // Ctrl-C, or the session ending, stops the plugin's whole process group before we go.
     SignalWatcher.onTermination { _ in session.cancel() }
     defer { SignalWatcher.onTermination(nil) }
@@ -81,7 +90,7 @@ struct TerminalPicker: ServicePicker {
     }
     while true {
       output.writeError(Wording.pickerPrompt(count: services.count))
-      guard let answer = readLine()?.trimmingCharacters(in: .whitespaces), !answer.isEmpty else {
+      guard let answer = readLine()?.trimmingSpaces(), !answer.isEmpty else {
         return .cancelled
       }
       if let number = Int(answer), services.indices.contains(number - 1) {

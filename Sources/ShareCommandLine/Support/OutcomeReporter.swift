@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShareCore
 import ShareDBus
 import ShareHost
@@ -15,7 +15,7 @@ final class OutcomeReporter {
   private let notifications: DesktopNotifications?
   private var serviceName = ""
   private var notificationID: UInt32 = 0
-  private var startedAt = Clock.now
+  private var startedAt = MonotonicClock.now
   private var lastNotified = 0.0
 
   init(output: Output, json: Bool, terminal: Bool, notifications: DesktopNotifications?) {
@@ -34,14 +34,15 @@ final class OutcomeReporter {
 
   func started(_ session: ShareSession) {
     serviceName = session.service.name
-    startedAt = Clock.now
+    startedAt = MonotonicClock.now
   }
 
   func progress(_ fraction: Double?, _ message: String?) {
     bar?.draw(fraction: fraction, message: message)
     // Long work shows in a notification that updates itself, twice a second at most.
-    guard let notifications, Clock.now - startedAt > 1, Clock.now - lastNotified > 0.5 else { return }
-    lastNotified = Clock.now
+    guard let notifications, MonotonicClock.now - startedAt > 1, MonotonicClock.now - lastNotified > 0.5
+    else { return }
+    lastNotified = MonotonicClock.now
     let id = notifications.notify(
       summary: Wording.sharingWith(serviceName), body: message ?? "", icon: "document-send",
       replacing: notificationID, progress: fraction.map { Int($0 * 100) }, urgency: .low)
@@ -73,8 +74,9 @@ final class OutcomeReporter {
     return code
   }
 
-  func refused(_ refusal: ShareRefusal, registry: ServiceRegistry) -> ExitCode {
-    let (message, code) = Wording.describe(refusal, registry: registry)
+  /// - Parameter knownServices: the identifiers a mistyped one may have meant; asked only then.
+  func refused(_ refusal: ShareRefusal, knownServices: () -> [String]) -> ExitCode {
+    let (message, code) = Wording.describe(refusal, knownServices: knownServices)
     if json { output.line(JSON.encode(["status": "refused", "message": message])) }
     output.error(message)
     notify((Wording.cannotShare, message), critical: true)
@@ -136,8 +138,8 @@ final class ProgressBar {
 
   func draw(fraction: Double?, message: String?) {
     // Redrawing more than ~20 times a second only costs time.
-    guard Clock.now - lastDrawn > 0.05 || fraction == 1 else { return }
-    lastDrawn = Clock.now
+    guard MonotonicClock.now - lastDrawn > 0.05 || fraction == 1 else { return }
+    lastDrawn = MonotonicClock.now
     let width = 24
     let columns = Terminal.columns ?? 80
     var line: String
@@ -145,11 +147,12 @@ final class ProgressBar {
       let filled = Int((fraction * Double(width)).rounded(.down))
       line =
         "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
-      line += String(format: "%3d%%", Int(fraction * 100))
+      let percent = "\(Int(fraction * 100))"
+      line += String(repeating: " ", count: max(0, 3 - percent.count)) + percent + "%"
     } else {
       line = "[" + String(repeating: ".", count: width) + "]     "
     }
-    if let message, !message.isEmpty { line += "  " + message.replacingOccurrences(of: "\n", with: " ") }
+    if let message, !message.isEmpty { line += "  " + message.replacing("\n", with: " ") }
     output.writeError("\r\u{1B}[K" + String(line.prefix(max(10, columns - 1))))
     drawn = true
   }

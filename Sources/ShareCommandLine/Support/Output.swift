@@ -1,4 +1,4 @@
-import Foundation
+import SharePOSIX
 
 /// Where the command writes. Tests of the command-line library substitute their own.
 public struct Output: Sendable {
@@ -12,8 +12,7 @@ public struct Output: Sendable {
 
   /// The process's standard output and standard error.
   public static let standard = Output(
-    out: { FileHandle.standardOutput.write(Data($0.utf8)) },
-    error: { FileHandle.standardError.write(Data($0.utf8)) })
+    out: { StandardStream.output.write($0) }, error: { StandardStream.error.write($0) })
 
   /// Writes a line to standard output.
   func line(_ text: String) { writeOut(text + "\n") }

@@ -1,20 +1,17 @@
 import ShareCore
+import ShareHost
 
-/// A service as `list --json` prints it.
+/// A service as `list --json` prints it: its public fields, and the bundle's folder.
 struct ServiceSummary: Encodable {
-  var id: String
-  var name: String
-  var icon: String
-  var description: String?
-  var version: String?
-  var bundle: String
+  var fields: [String: String]
 
   init(_ service: ShareService) {
-    id = service.id
-    name = service.name
-    icon = service.icon
-    description = service.description
-    version = service.version
-    bundle = service.bundlePath
+    fields = Dictionary(uniqueKeysWithValues: service.publicFields.map { ($0.field.rawValue, $0.value) })
+    fields["bundle"] = service.bundlePath
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(fields)
   }
 }

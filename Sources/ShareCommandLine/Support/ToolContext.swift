@@ -1,6 +1,5 @@
-import Foundation
+import FoundationEssentials
 import ShareCore
-import ShareDaemon
 import ShareGLib
 import ShareHost
 import SharePOSIX
@@ -20,19 +19,21 @@ struct ToolContext {
   /// The installed services and what is offered, as the D-Bus service sees them. Broken bundles
   /// are reported on standard error and skipped.
   func loadCatalog(reportProblems: Bool = true) -> ServiceCatalog {
-    let environment = self.environment
-    let catalog = ServiceCatalog(environment: environment, types: SharedMIMEDatabase.typeSystem()) {
-      DesktopServiceEnvironment(environment: environment, services: $0)
-    }
+    let catalog = ServiceCatalog.desktop(environment: environment)
     if reportProblems {
       for problem in catalog.registry.problems where problem.severity == .error {
         output.diagnostic(Diagnostics.line(for: problem))
       }
-      if !SharedMIMEDatabase.isInstalled() {
-        output.error(Wording.noMIMEDatabase(SharedMIMEDatabase.directories()))
-      }
+      warnWithoutMIMEDatabase()
     }
     return catalog
+  }
+
+  /// Without a shared-mime-info database, types cannot be told apart: say so.
+  func warnWithoutMIMEDatabase() {
+    if !SharedMIMEDatabase.isInstalled() {
+      output.error(Wording.noMIMEDatabase(SharedMIMEDatabase.directories()))
+    }
   }
 
   /// The selection with relative file paths made absolute (against the working directory's bytes).
@@ -49,16 +50,17 @@ struct ToolContext {
     Terminal.isTerminal(0) && Terminal.isTerminal(2) ? TerminalPicker() : ListingPicker()
   }
 
-  /// Turns the selection's items into attachments; a file that cannot be read is reported and
-  /// makes the result `nil`.
-  func attachments(for selection: SelectionArguments, catalog: ServiceCatalog) -> [Attachment]? {
-    let items = resolve(selection)
-    let (attachments, problems) = catalog.attachments(
-      for: items.map { RequestedItem($0) }, inspector: GIOFileInspector())
-    for problem in problems {
-      output.error(Wording.describe(problem) + commandHint(for: problem, in: selection))
+  /// The services of `catalog` that accept the selection's items, with what was built on the
+  /// way; a file that cannot be read is reported and makes the result `nil`.
+  func match(_ selection: SelectionArguments, in catalog: ServiceCatalog) -> ServiceMatch? {
+    do {
+      return try catalog.match(resolve(selection).map { RequestedItem($0) }, inspector: GIOFileInspector())
+    } catch {
+      for problem in error.problems {
+        output.error(Wording.describe(problem) + commandHint(for: problem, in: selection))
+      }
+      return nil
     }
-    return problems.isEmpty ? attachments : nil
   }
 }
 

@@ -142,10 +142,11 @@ enum Wording {
     }
   }
 
-  static func describe(_ refusal: ShareRefusal, registry: ServiceRegistry) -> (String, ExitCode) {
+  /// - Parameter knownServices: the identifiers a mistyped one may have meant; asked only then.
+  static func describe(_ refusal: ShareRefusal, knownServices: () -> [String]) -> (String, ExitCode) {
     switch refusal {
     case .noSuchService(let id):
-      let suggestion = Suggestion.nearest(to: id, in: registry.services.map(\.id))
+      let suggestion = Suggestion.nearest(to: id, in: knownServices())
       return (
         "no share service '\(id)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), .noSuchService
       )
@@ -155,8 +156,10 @@ enum Wording {
       )
     case .unreadableFiles(let problems):
       return (problems.map(describe).joined(separator: "\nxdg-share: "), .failure)
-    case .cannotRecord(let reason):
-      return ("cannot record the request, so it was not started: \(reason)", .failure)
+    case .cannotRecord(let failure):
+      return (
+        "cannot record the request, so it was not started: \(failure.file): \(failure.reasonText)", .failure
+      )
     }
   }
 }

@@ -64,12 +64,12 @@ public struct Requirements: Sendable, Equatable {
 ///
 /// The seam between the registry and the live system: the command line checks `PATH` and the
 /// session bus, tests answer from a table.
-public protocol ServiceEnvironment: Sendable {
+public protocol RequirementChecker: Sendable {
   func isProgramAvailable(_ name: String) -> Bool
   func isBusNameAvailable(_ name: String) -> Bool
 }
 
-extension ServiceEnvironment {
+extension RequirementChecker {
   /// Whether every requirement is met; a `|`-separated alternative needs any one program.
   public func satisfies(_ requirements: Requirements) -> Bool {
     unmet(requirements).isEmpty

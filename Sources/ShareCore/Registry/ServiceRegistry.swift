@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The installed share services, found in the extensions folders.
 public struct ServiceRegistry: Sendable {
@@ -43,19 +43,34 @@ public struct ServiceRegistry: Sendable {
     return ServiceRegistry(services: services, problems: problems, hiddenServices: hiddenServices)
   }
 
+  /// The service with `id` as ``load(from:loader:hiddenServices:)`` would find it, loading bundles
+  /// only until it is found: what a share with a named service needs.
+  public static func first(withID id: String, in directories: [String], loader: BundleLoader) -> ShareService?
+  {
+    for directory in directories {
+      guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
+      for name in names.sorted() where name.hasSuffix(".shareext") {
+        if let service = loader.load(bundleAt: directory + "/" + name).service, service.id == id {
+          return service
+        }
+      }
+    }
+    return nil
+  }
+
   /// The service with `id`, hidden or not.
   public func service(withID id: String) -> ShareService? {
     services.first { $0.id == id }
   }
 
   /// The services to offer: not hidden, requirements met.
-  public func offered(in environment: some ServiceEnvironment) -> [ShareService] {
+  public func offered(in environment: some RequirementChecker) -> [ShareService] {
     services.filter { !hiddenServices.contains($0.id) && environment.satisfies($0.requirements) }
   }
 
   /// The services to offer whose activation rule accepts `selection`.
   public func offered(
-    accepting selection: ActivationSelection, in environment: some ServiceEnvironment
+    accepting selection: ActivationSelection, in environment: some RequirementChecker
   ) -> [ShareService] {
     services.filter {
       !hiddenServices.contains($0.id) && environment.satisfies($0.requirements) && $0.rule.accepts(selection)

@@ -13,7 +13,7 @@ enum NemoActions {
       let service = entry.service
       let coverage = entry.coverage
       func label(_ text: String) -> String {
-        DesktopEntry.escape(text.replacingOccurrences(of: "%", with: "%%"))
+        DesktopEntry.escape(text.replacing("%", with: "%%"))
       }
       var lines = [
         "[Nemo Action]",

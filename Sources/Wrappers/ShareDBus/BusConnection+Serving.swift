@@ -60,3 +60,14 @@ extension DBusMessage {
     return copy
   }
 }
+
+extension DBusMessage {
+  /// The bytes the message takes on the wire (header and body), for caches bounded by size.
+  public var marshalledSize: Int {
+    var data: UnsafeMutablePointer<CChar>?
+    var length: Int32 = 0
+    guard dbus_message_marshal(raw, &data, &length) != 0 else { return 0 }
+    dbus_free(data)
+    return Int(length)
+  }
+}

@@ -1,5 +1,5 @@
 internal import CDBus
-import Glibc
+import SharePOSIX
 
 /// A private connection to a message bus. Owns its libdbus connection and closes it when it goes.
 ///
@@ -116,14 +116,5 @@ public final class BusConnection {
       let left = deadline - MonotonicClock.now
       if left <= 0 || !readWrite(timeout: min(left, 0.1)) { return nil }
     }
-  }
-}
-
-/// Monotonic seconds for timeouts in this module.
-enum MonotonicClock {
-  static var now: Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
   }
 }

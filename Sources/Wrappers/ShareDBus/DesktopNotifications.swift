@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `org.freedesktop.Notifications`: how a program started without a terminal tells the user
 /// what happened.
@@ -46,7 +46,7 @@ public struct DesktopNotifications {
 
   /// Bodies may be read as markup: `&`, `<` and `>` from a file name must show as themselves.
   static func escapeMarkup(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: ">", with: "&gt;")
+    text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
+      .replacing(">", with: "&gt;")
   }
 }

@@ -38,13 +38,3 @@ func takeString(_ pointer: UnsafeMutablePointer<gchar>?) -> String? {
   defer { g_free(pointer) }
   return String(cString: pointer)
 }
-
-/// Calls `body` with a NUL-terminated copy of `bytes`, for C functions that take a file name.
-func withCPath<T, E: Error>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws(E) -> T) throws(E) -> T {
-  let result: Result<T, E> = (bytes + [0]).withUnsafeBufferPointer { buffer in
-    buffer.withMemoryRebound(to: CChar.self) { cPath in
-      Result { () throws(E) -> T in try body(cPath.baseAddress!) }
-    }
-  }
-  return try result.get()
-}

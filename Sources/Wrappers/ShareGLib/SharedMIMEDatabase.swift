@@ -1,5 +1,5 @@
 internal import CGLib
-import Foundation
+import FoundationEssentials
 public import ShareCore
 
 /// shared-mime-info's type hierarchy, read from the very directories GIO uses for detection.

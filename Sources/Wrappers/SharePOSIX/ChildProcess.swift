@@ -165,10 +165,10 @@ public final class ChildProcess: Sendable {
 
   /// Waits at most `timeout` seconds for the child to end; `nil` when it is still running.
   public func wait(timeout: Double) -> Termination? {
-    let deadline = Clock.now + timeout
+    let deadline = MonotonicClock.now + timeout
     while true {
       if hasEnded { return reap() ?? .exited(127) }
-      if Clock.now >= deadline { return nil }
+      if MonotonicClock.now >= deadline { return nil }
       usleep(5_000)
     }
   }

@@ -1,24 +1,42 @@
 import Glibc
 
-/// What `stat(2)` says about a file, as much as the share services need.
+/// What `stat(2)` says about a file, as much as the share services and GIO's detection need.
 public struct FileStatus: Hashable, Sendable {
+  /// What a service does with a file: copy a regular file, walk a directory, refuse the rest.
   public enum Kind: Hashable, Sendable {
     case regular
     case directory
     case other
   }
 
-  public var kind: Kind
+  /// The node's type, as `st_mode` tells it.
+  public enum Node: Hashable, Sendable {
+    case regular, directory, symbolicLink, characterDevice, blockDevice, fifo, socket
+  }
+
+  public var node: Node
   /// The size in bytes.
   public var size: UInt64
   /// The permission bits (`0o7777`).
   public var permissions: UInt32
 
+  public var kind: Kind {
+    switch node {
+    case .regular: .regular
+    case .directory: .directory
+    default: .other
+    }
+  }
+
   init(_ status: stat) {
     switch status.st_mode & S_IFMT {
-    case S_IFREG: kind = .regular
-    case S_IFDIR: kind = .directory
-    default: kind = .other
+    case S_IFREG: node = .regular
+    case S_IFDIR: node = .directory
+    case S_IFLNK: node = .symbolicLink
+    case S_IFCHR: node = .characterDevice
+    case S_IFBLK: node = .blockDevice
+    case S_IFIFO: node = .fifo
+    default: node = .socket
     }
     size = UInt64(max(0, status.st_size))
     permissions = UInt32(status.st_mode & 0o7777)
@@ -69,6 +87,39 @@ public enum FileSystem {
       _ = try check("stat", subject: String(decoding: path, as: UTF8.self)) { stat(cPath, &result) }
     }
     return FileStatus(result)
+  }
+
+  /// The status of `path` itself, a symbolic link not followed (`lstat`).
+  public static func linkStatus(_ path: [UInt8]) throws(SystemError) -> FileStatus {
+    var status = stat()
+    _ = try withCString(path) { cPath throws(SystemError) in
+      try check("lstat", subject: String(decoding: path, as: UTF8.self)) { lstat(cPath, &status) }
+    }
+    return FileStatus(status)
+  }
+
+  /// Up to `count` bytes from the start of the regular file at `path`, read as GIO's local
+  /// backend reads a file to guess its type: without touching its access time where that is
+  /// allowed, and never waiting (a file swapped for a FIFO since it was looked at); nil when it
+  /// cannot be opened or is no longer a regular file.
+  public static func readPrefix(of path: [UInt8], count: Int) -> [UInt8]? {
+    // O_NOATIME, which Glibc's module leaves out (it needs _GNU_SOURCE); the same on every
+    // Linux architecture Swift runs on. It is refused (EPERM) for other users' files.
+    let noAccessTime: Int32 = 0o1000000
+    let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC
+    let descriptor: Int32 = withCString(path) { cPath in
+      let first = open(cPath, flags | noAccessTime)
+      return first < 0 && errno == EPERM ? open(cPath, flags) : first
+    }
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var opened = stat()
+    guard fstat(descriptor, &opened) == 0, opened.st_mode & S_IFMT == S_IFREG else { return nil }
+    var bytes = [UInt8](repeating: 0, count: count)
+    let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, count) }
+    guard read >= 0 else { return nil }
+    bytes.removeLast(count - read)
+    return bytes
   }
 
   /// Gives the file `existing` the second name `new`, failing with `EEXIST` when `new` exists
@@ -158,6 +209,18 @@ extension FileSystem {
       guard mkdir(cPath, mode) == 0 || errno == EEXIST else {
         throw SystemError(call: "mkdir", errno: errno, subject: String(decoding: path, as: UTF8.self))
       }
+    }
+  }
+
+  /// Creates the folder `path` and any missing folders above it (`mkdir -p`).
+  public static func makeDirectories(_ path: [UInt8], mode: UInt32 = 0o755) throws(SystemError) {
+    var prefixes: [[UInt8]] = []
+    for (index, byte) in path.enumerated() where byte == UInt8(ascii: "/") && index > 0 {
+      prefixes.append(Array(path[..<index]))
+    }
+    prefixes.append(path)
+    for prefix in prefixes where prefix.last != UInt8(ascii: "/") {
+      try makeDirectory(prefix, mode: mode)
     }
   }
 

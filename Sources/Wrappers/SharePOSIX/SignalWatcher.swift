@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import Synchronization
 
@@ -23,7 +22,7 @@ public enum SignalWatcher {
     for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, signal) }
     pthread_sigmask(SIG_BLOCK, &signals, nil)
     let watched = signals
-    Thread.detachNewThread {
+    DetachedThread.start {
       var set = watched
       while true {
         var received: Int32 = 0

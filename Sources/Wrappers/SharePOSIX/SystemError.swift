@@ -23,6 +23,12 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
 
   /// Whether the error is "no such file or directory".
   public var isNotFound: Bool { errno == ENOENT }
+
+  /// A path that does not lead to a file: nothing there, or a file where a folder should be.
+  public var isNoSuchPath: Bool { errno == ENOENT || errno == ENOTDIR }
+
+  /// Access refused by permissions or policy.
+  public var isPermissionDenied: Bool { errno == EACCES || errno == EPERM }
 }
 
 /// Calls `body` and turns a `-1` result into a ``SystemError`` carrying `errno`; retries on `EINTR`.
@@ -36,8 +42,10 @@ func check<T: BinaryInteger>(_ call: String, subject: String? = nil, _ body: () 
   }
 }
 
-/// Calls `body` with a NUL-terminated copy of `bytes`.
-func withCString<T, E: Error>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws(E) -> T) throws(E) -> T
+/// Calls `body` with a NUL-terminated copy of `bytes`: how a path, which is bytes, reaches a C
+/// function. The one such helper; every wrapper uses it.
+public func withCString<T, E: Error>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws(E) -> T)
+  throws(E) -> T
 {
   let result: Result<T, E> = (bytes + [0]).withUnsafeBufferPointer { buffer in
     buffer.withMemoryRebound(to: CChar.self) { pointer in

@@ -1,10 +1,10 @@
-import Foundation
+import FoundationEssentials
 public import ShareCore
 import ShareDBus
 
 /// Whether a service's requirements are met on this desktop: programs on `PATH`, names owned or
 /// activatable on the session bus (asked once, only for the names some service needs).
-public struct DesktopServiceEnvironment: ServiceEnvironment {
+public struct DesktopRequirements: RequirementChecker {
   let searchPath: [String]
   let busNames: [String: Bool]
 

@@ -1,10 +1,11 @@
-import Foundation
+import FoundationEssentials
+import ShareCore
 import SharePOSIX
 
 /// The few file operations the writer needs with exact semantics Foundation does not promise:
 /// an atomic replace that sets the mode before the name appears, and a lock. The system calls are
 /// SharePOSIX's; this keeps the writer's own failure type.
-enum FileSystem {
+enum DesktopFiles {
   /// Why an operation failed, worded by the C library (`strerror`).
   struct Failure: Error, Equatable {
     var message: String
@@ -38,8 +39,7 @@ enum FileSystem {
 
   /// The file's bytes, or `nil` when there is no regular file at `path`.
   static func contents(of path: String) -> [UInt8]? {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+    guard (try? SharePOSIX.FileSystem.status(Array(path.utf8)))?.kind != .directory,
       let data = FileManager.default.contents(atPath: path)
     else { return nil }
     return Array(data)
@@ -52,7 +52,7 @@ enum FileSystem {
     var current = folder
     while !current.isEmpty, current != "/", !FileManager.default.fileExists(atPath: current) {
       missing.insert(current, at: 0)
-      current = (current as NSString).deletingLastPathComponent
+      current = PathText.parent(of: current)
     }
     for path in missing {
       do {

@@ -1,0 +1,48 @@
+// The few string and path operations the package needs that the standard library lacks, so that
+// no module imports Foundation for them. `package`: for this package's modules, not its API.
+
+extension StringProtocol {
+  /// The text without spaces and tabs at either end (Foundation's `.whitespaces`; line breaks
+  /// are kept).
+  package func trimmingSpaces() -> String {
+    func isSpace(_ character: Character) -> Bool { character.isWhitespace && !character.isNewline }
+    guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) })
+    else { return "" }
+    return String(self[first...last])
+  }
+
+  /// The text without white space or line breaks at either end.
+  package func trimmingWhitespace() -> String {
+    guard let first = firstIndex(where: { !$0.isWhitespace }),
+      let last = lastIndex(where: { !$0.isWhitespace })
+    else { return "" }
+    return String(self[first...last])
+  }
+
+  /// The text padded with spaces at the end to `width` characters (never cut).
+  package func padded(to width: Int) -> String {
+    String(self) + String(repeating: " ", count: Swift.max(0, width - count))
+  }
+}
+
+/// Paths held as strings (folders xdg-share itself names): the parent, as `dirname` gives it.
+package enum PathText {
+  /// `/a/b` → `/a`, `/a` → `/`, `a` → `` (as Foundation's `deletingLastPathComponent`); trailing
+  /// slashes are ignored.
+  package static func parent(of path: String) -> String {
+    var path = Substring(path)
+    while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+    guard let slash = path.lastIndex(of: "/") else { return "" }
+    var parent = path[..<slash]
+    while parent.count > 1, parent.hasSuffix("/") { parent.removeLast() }
+    return parent.isEmpty ? "/" : String(parent)
+  }
+
+  /// The last component: `/a/b` → `b`.
+  package static func lastComponent(of path: String) -> String {
+    var path = Substring(path)
+    while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+    guard let slash = path.lastIndex(of: "/") else { return String(path) }
+    return String(path[path.index(after: slash)...])
+  }
+}

@@ -1,0 +1,86 @@
+import FoundationEssentials
+import ShareCore
+import SharePOSIX
+
+/// Watches the extensions folders and the user's settings, and says when a change has settled
+/// enough to reload: once the folders have been quiet for a moment, or a little after the first
+/// change, whichever comes first (a bundle being copied in changes many times).
+final class BundleWatch {
+  private let watcher: DirectoryWatcher
+  private let quietPeriod: Double
+  private let maximumDelay: Double
+  private var firstSeen: Double?
+  private var lastSeen: Double?
+
+  init(quietPeriod: Double, maximumDelay: Double) throws(SystemError) {
+    watcher = try DirectoryWatcher()
+    self.quietPeriod = quietPeriod
+    self.maximumDelay = maximumDelay
+  }
+
+  /// The descriptor to poll; ``ingest()`` when it is readable.
+  var descriptor: Int32 { watcher.descriptorNumber }
+
+  /// Reads what the watched folders report.
+  func ingest() {
+    if !watcher.changedFolders().isEmpty { noteChange() }
+  }
+
+  /// Something changed that may change the services (a folder, a bus name a service needs).
+  func noteChange() {
+    let now = MonotonicClock.now
+    if firstSeen == nil { firstSeen = now }
+    lastSeen = now
+  }
+
+  /// When a pending change will have settled; nil with none pending.
+  var deadline: Double? {
+    guard let firstSeen, let lastSeen else { return nil }
+    return min(lastSeen + quietPeriod, firstSeen + maximumDelay)
+  }
+
+  /// Whether a pending change has settled by `now`; if so it is no longer pending.
+  func takeSettledChange(now: Double) -> Bool {
+    guard let deadline, now >= deadline else { return false }
+    firstSeen = nil
+    lastSeen = nil
+    return true
+  }
+
+  /// Watches every extensions folder of `paths`, each bundle in them, and for a folder that does
+  /// not exist yet its nearest existing parent, so that creating it is noticed.
+  /// Returns whether a folder is watched that was not before.
+  @discardableResult
+  func watchFolders(of paths: SearchPaths) -> Bool {
+    var folders: Set<String> = []
+    for directory in paths.extensionDirectories {
+      var existing = directory
+      while !FileManager.default.fileExists(atPath: existing), existing != "/" {
+        existing = Self.parent(of: existing)
+      }
+      folders.insert(existing)
+      guard existing == directory else { continue }
+      for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+      where name.hasSuffix(".shareext") {
+        let bundle = directory + "/" + name
+        folders.insert(bundle)
+        for inner in (try? FileManager.default.contentsOfDirectory(atPath: bundle)) ?? []
+        where inner.hasSuffix(".lproj") {
+          folders.insert(bundle + "/" + inner)
+        }
+      }
+    }
+    folders.insert(paths.configHome + "/xdg-share")
+    guard folders != watcher.paths else { return false }
+    let added = !folders.subtracting(watcher.paths).isEmpty
+    watcher.removeAll()
+    for folder in folders.sorted() { watcher.watch(folder) }
+    return added
+  }
+
+  /// `/a/b` → `/a`, `/a` → `/`.
+  private static func parent(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+    return String(path[..<slash])
+  }
+}

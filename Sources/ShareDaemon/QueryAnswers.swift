@@ -1,0 +1,107 @@
+import ShareCore
+import ShareDBus
+import ShareGLib
+import ShareHost
+
+/// `ListServices` and `QueryItems`: each service's dictionary built once per reload, and replies
+/// kept in one cache, bounded by bytes, by what decides them.
+struct QueryAnswers {
+  /// Each service's dictionary entries, by service identifier, in ``PublicField`` order.
+  private var dictionaries: [String: [(String, DBusValue)]] = [:]
+  /// What `ListServices` lists.
+  private var everyService: [ShareService] = []
+  private var cache: ReplyCache
+
+  /// The keys a service's dictionary may hold, in the interface's order.
+  static let dictionaryKeys = PublicField.allCases.map(\.rawValue)
+
+  init(catalog: ServiceCatalog, cacheCapacity: Int) {
+    cache = ReplyCache(capacity: cacheCapacity)
+    rebuild(from: catalog)
+  }
+
+  /// Starts over from `catalog`'s services.
+  mutating func rebuild(from catalog: ServiceCatalog) {
+    cache.removeAll()
+    everyService = catalog.offered
+    dictionaries = Dictionary(
+      uniqueKeysWithValues: catalog.registry.services.map { service in
+        (service.id, service.publicFields.map { ($0.field.rawValue, DBusValue.string($0.value)) })
+      })
+  }
+
+  mutating func listServices(_ message: DBusMessage) -> DBusMessage {
+    // No selection is the shape "\u{1}", which none has.
+    let key = Self.cacheKey(shape: "\u{1}", fields: nil)
+    if let template = cache[key] { return message.replyCopying(template) }
+    return reply(message, listing: everyService, key: key, cacheable: true, fields: nil)
+  }
+
+  mutating func queryItems(_ message: DBusMessage, catalog: ServiceCatalog) throws(BusError) -> DBusMessage {
+    let arguments = message.arguments()
+    let items = try ItemArguments.decode(arguments[0], argument: "items")
+    let fields = try Self.fields(in: arguments[1])
+    let selection: PreparedSelection
+    do {
+      selection = try catalog.inspect(items, inspector: GIOFileInspector())
+    } catch {
+      throw .unreadableFiles(error.problems)
+    }
+    // What rules see of a selection (each attachment's kind and identifiers, and any text)
+    // decides every answer: equal shapes get the answer already worked out. Per attachment: its
+    // kind, its identifiers separated by NUL (which no D-Bus string holds) and, for a text, its
+    // length and the text itself, so that no text can pass for more attachments; then U+0001.
+    // Long texts are not worth keeping.
+    var shape = ""
+    var cacheable = true
+    for attachment in selection.attachments {
+      switch attachment.item {
+      case .file: shape += "f"
+      case .webURL: shape += "u"
+      case .text(let text):
+        shape += "t"
+        cacheable = cacheable && text.utf8.count <= 256
+      }
+      for identifier in attachment.typeIdentifiers { shape += "\u{0}" + identifier }
+      if case .text(let text) = attachment.item { shape += "\u{0}\u{0}\(text.utf8.count):" + text }
+      shape += "\u{1}"
+    }
+    let key = Self.cacheKey(shape: shape, fields: fields)
+    if let template = cache[key] { return message.replyCopying(template) }
+    return reply(
+      message, listing: catalog.match(selection).services, key: key, cacheable: cacheable, fields: fields)
+  }
+
+  /// The keys a caller asked for in `options["fields"]` (`as`) that a dictionary may hold, sorted,
+  /// with `id` always among them; nil for all of them, asked or not. Names this version does not
+  /// know are left out, so that a caller cannot make the reply cache hold one reply per name.
+  static func fields(in options: DBusValue) throws(BusError) -> [String]? {
+    guard let value = options.vardictEntries?.last(where: { $0.key == "fields" })?.value else { return nil }
+    guard case .array("s", let names) = value else {
+      throw .invalidArgument("options.fields", expected: "type 'as'", found: "'\(value.signature)'")
+    }
+    var fields: Set = ["id"]
+    for case .string(let name) in names where dictionaryKeys.contains(name) { fields.insert(name) }
+    return fields.count == dictionaryKeys.count ? nil : fields.sorted()
+  }
+
+  private static func cacheKey(shape: String, fields: [String]?) -> String {
+    shape + "\u{2}" + (fields?.joined(separator: ",") ?? "*")
+  }
+
+  /// The reply listing `services`, each as its dictionary cut down to `fields`, kept under `key`
+  /// when `cacheable`.
+  private mutating func reply(
+    _ message: DBusMessage, listing services: [ShareService], key: String, cacheable: Bool, fields: [String]?
+  ) -> DBusMessage {
+    let dictionaries = services.compactMap { service -> DBusValue? in
+      guard let entries = self.dictionaries[service.id] else { return nil }
+      guard let fields else { return .vardict(entries) }
+      return .vardict(entries.filter { fields.contains($0.0) })
+    }
+    let reply = message.reply([.array(elementSignature: "a{sv}", dictionaries)])
+    guard cacheable else { return reply }
+    cache.insert(reply, for: key)
+    return message.replyCopying(reply)
+  }
+}

@@ -1,0 +1,248 @@
+import FoundationEssentials
+import ShareCore
+import ShareDBus
+import ShareGLib
+import ShareHost
+import SharePOSIX
+import ShareProtocol
+import Synchronization
+
+/// The shares in flight, each a request object on the bus: `Share` starts one, `Cancel` ends it,
+/// and its plugin's progress and outcome come back through the ``Outbox`` as signals.
+///
+/// Owned by the loop thread; plugin processes run on threads of their own.
+final class RequestTable {
+  static let pathPrefix = ShareDaemon.objectPath + "/request"
+
+  private var requests: [String: ActiveRequest] = [:]
+  private var tokenCounter = 0
+  let outbox = Outbox()
+
+  var isEmpty: Bool { requests.isEmpty }
+
+  /// Limits on requests in flight.
+  struct Limits {
+    var perCaller: Int
+    var total: Int
+  }
+
+  /// Starts a share for `Share(s service_id, aa{sv} items, a{sv} options)`; returns the reply
+  /// (the request's handle) and what starts the plugin once that reply is queued, so that its
+  /// signals can only follow it.
+  func share(
+    _ message: DBusMessage, catalog: ServiceCatalog, history: HistoryStore, environment: [String: String],
+    limits: Limits, stopping: Bool, waker: Waker
+  ) throws(BusError) -> (reply: DBusMessage, start: () -> Void) {
+    let arguments = message.arguments()
+    guard case .string(let serviceID) = arguments[0] else {
+      throw .invalidArgument("service_id", expected: "a string")
+    }
+    let items = try ItemArguments.decode(arguments[1], argument: "items")
+    let token = try Self.handleToken(in: arguments[2])
+    let sender = message.sender ?? ""
+    guard !stopping else { throw .stopping }
+    guard requests.count < limits.total else {
+      throw .tooManyRequests(inFlight: requests.count, limit: limits.total)
+    }
+    let inFlight = requests.values.filter { $0.owner == sender }.count
+    guard inFlight < limits.perCaller else {
+      throw .tooManyRequestsOfCaller(inFlight: inFlight, limit: limits.perCaller)
+    }
+    let path = requestPath(sender: sender, token: token)
+    guard requests[path] == nil else {
+      throw .tokenInUse(token ?? "")
+    }
+    guard let service = catalog.registry.service(withID: serviceID) else { throw .noSuchService(serviceID) }
+    let session: ShareSession
+    do {
+      session = try ShareSession(
+        service: service, requested: items, types: catalog.types, inspector: GIOFileInspector(),
+        history: history, environment: environment)
+    } catch {
+      throw BusError(error)
+    }
+    requests[path] = ActiveRequest(owner: sender, session: session)
+    let outbox = self.outbox
+    let start = {
+      DetachedThread.start {
+        let outcome = session.run { fraction, text in
+          outbox.post(.progress(path: path, fraction: fraction ?? -1, message: text ?? ""))
+          waker.wake()
+        }
+        outbox.post(.finished(path: path, requestID: session.id, outcome: outcome))
+        waker.wake()
+      }
+    }
+    return (message.reply([.objectPath(path)]), start)
+  }
+
+  /// `options["handle_token"]`, checked as xdg-desktop-portal checks it.
+  private static func handleToken(in options: DBusValue) throws(BusError) -> String? {
+    var token: String?
+    for (key, value) in options.vardictEntries ?? [] where key == "handle_token" {
+      guard case .string(let given) = value else {
+        throw .invalidArgument("options.handle_token", expected: "type 's'", found: "'\(value.signature)'")
+      }
+      guard !given.isEmpty,
+        given.utf8.allSatisfy({
+          $0 == UInt8(ascii: "_") || ($0 < 128 && Character(Unicode.Scalar($0)).isLetter)
+            || ($0 >= 48 && $0 <= 57)
+        })
+      else {
+        throw .invalidArgument(
+          "options.handle_token", expected: "letters, digits and '_'", found: "'\(given)'")
+      }
+      token = given
+    }
+    return token
+  }
+
+  private func requestPath(sender: String, token: String?) -> String {
+    let senderPart = sender.drop { $0 == ":" }.replacing(".", with: "_")
+    if let token { return "\(Self.pathPrefix)/\(senderPart)/\(token)" }
+    // A generated token skips any a caller chose itself.
+    while true {
+      tokenCounter += 1
+      let path = "\(Self.pathPrefix)/\(senderPart)/xdgshare\(tokenCounter)"
+      if requests[path] == nil { return path }
+    }
+  }
+
+  /// A call on a request object: `Cancel` by its owner, or `Introspect`.
+  func handle(_ message: DBusMessage, path: String) throws(BusError) -> DBusMessage? {
+    switch (message.interface, message.member) {
+    case (ShareDaemon.requestInterface?, "Cancel"), (nil, "Cancel"):
+      guard let request = requests[path] else {
+        throw .noRequestInFlight(path: path)
+      }
+      guard request.owner == message.sender else {
+        throw .notRequestOwner
+      }
+      request.session.cancel()
+      return message.reply()
+    case ("org.freedesktop.DBus.Introspectable"?, "Introspect"):
+      return requests[path] == nil ? nil : message.reply([.string(InterfaceXML.request)])
+    default:
+      return nil
+    }
+  }
+
+  /// Cancels every share in flight (the service is stopping).
+  func cancelAll() {
+    for request in requests.values { request.session.cancel() }
+  }
+
+  /// Sends what the plugins reported as signals; returns whether a stop was asked for and
+  /// whether a request ended.
+  func drainOutbox(into connection: BusConnection) -> (stop: Bool, ended: Bool) {
+    var stop = false
+    var ended = false
+    for event in outbox.takeAll() {
+      switch event {
+      case .progress(let path, let fraction, let text):
+        guard requests[path] != nil else { continue }
+        let signal = DBusMessage.signal(
+          path: path, interface: ShareDaemon.requestInterface, member: "Progress")
+        signal.append([.double(fraction), .string(text)])
+        connection.enqueue(signal)
+      case .finished(let path, let requestID, let outcome):
+        let signal = DBusMessage.signal(
+          path: path, interface: ShareDaemon.requestInterface, member: "Response")
+        signal.append(Self.response(outcome, requestID: requestID))
+        connection.enqueue(signal)
+        requests[path] = nil
+        ended = true
+      case .stop:
+        stop = true
+      }
+    }
+    connection.flush()
+    return (stop, ended)
+  }
+
+  static func response(_ outcome: ShareOutcome, requestID: String) -> [DBusValue] {
+    var results: [(String, DBusValue)] = [("request-id", .string(requestID))]
+    let code: UInt32
+    switch outcome {
+    case .completed(let items):
+      code = 0
+      results.append(
+        ("returned-items", .array(elementSignature: "a{sv}", items.flatMap(\.attachments).map(returned))))
+    case .cancelled(_, let message):
+      code = 1
+      results.append(("message", .string(message)))
+    case .failed(let failure):
+      code = 2
+      results.append(("message", .string(failure.message)))
+    case .timedOut(let seconds):
+      code = 2
+      results.append(("message", .string(ShareOutcome.timedOutMessage("it", seconds: seconds))))
+    }
+    return [.uint32(code), .vardict(results)]
+  }
+
+  private static func returned(_ attachment: AttachmentPayload) -> DBusValue {
+    var entries: [(String, DBusValue)] = [
+      ("type-identifiers", .array(elementSignature: "s", attachment.typeIdentifiers.map(DBusValue.string)))
+    ]
+    if let url = attachment.url {
+      if let path = FilePath(fileURL: url) {
+        entries.append(("path", .bytes(path.bytes)))
+      } else {
+        entries.append(("url", .string(url)))
+      }
+    }
+    if let text = attachment.text { entries.append(("text", .string(text))) }
+    return .vardict(entries)
+  }
+}
+
+/// A share in flight, owned by the loop thread.
+struct ActiveRequest {
+  let owner: String
+  let session: ShareSession
+}
+
+/// What plugin threads hand to the loop thread.
+final class Outbox: Sendable {
+  enum Event: Sendable {
+    case progress(path: String, fraction: Double, message: String)
+    case finished(path: String, requestID: String, outcome: ShareOutcome)
+    /// SIGTERM, or the session ending: stop serving.
+    case stop
+  }
+
+  private let events = Mutex<[Event]>([])
+
+  func post(_ event: Event) {
+    events.withLock { events in
+      // A plugin may report progress far faster than anyone reads it: keep only the newest
+      // progress of a request that waits to be sent.
+      if case .progress(let path, _, _) = event,
+        let pending = events.lastIndex(where: { if case .progress(path, _, _) = $0 { true } else { false } })
+      {
+        events[pending] = event
+      } else {
+        events.append(event)
+      }
+    }
+  }
+
+  func takeAll() -> [Event] {
+    events.withLock { events in
+      defer { events = [] }
+      return events
+    }
+  }
+}
+
+/// Stops a ``ShareDaemon`` from another thread.
+public struct StopHandle: Sendable {
+  let outbox: Outbox
+  let waker: Waker
+
+  public func stop() {
+    outbox.post(.stop)
+    waker.wake()
+  }
+}

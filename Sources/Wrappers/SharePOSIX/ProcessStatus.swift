@@ -1,0 +1,38 @@
+import Glibc
+
+/// Process-wide signal settings.
+public enum ProcessSignals {
+  /// Makes a write to a closed pipe an `EPIPE` error instead of a fatal `SIGPIPE`: a plugin that
+  /// exits without reading its request must not take the host down with it.
+  public static func ignoreBrokenPipes() {
+    signal(SIGPIPE, SIG_IGN)
+  }
+}
+
+/// Questions about processes by their id.
+public enum ProcessStatus {
+  /// This process's id.
+  public static var currentProcess: Int32 { getpid() }
+
+  /// Whether a process with this id exists (it may belong to someone else: `EPERM` counts).
+  public static func isAlive(_ pid: Int32) -> Bool {
+    pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
+  }
+}
+
+/// This process's arguments and its end.
+public enum CurrentProcess {
+  /// The arguments after the program's name, byte for byte as the kernel passed them:
+  /// `CommandLine.arguments` would repair non-UTF-8 file names into different ones.
+  public static var arguments: [[UInt8]] {
+    (1..<Int(CommandLine.argc)).map { index in
+      guard let argument = CommandLine.unsafeArgv[index] else { return [] }
+      return Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+    }
+  }
+
+  /// Ends the process with `status`, flushing C's buffered streams.
+  public static func exit(_ status: Int32) -> Never {
+    Glibc.exit(status)
+  }
+}
