@@ -1,3 +1,6 @@
+// Longer than 400 lines on purpose: one driver for every real file manager under Xvfb, and the
+// per-file-manager tests that use it.
+
 import Foundation
 import ShareCore
 import SharePOSIX

@@ -1,3 +1,5 @@
+// Longer than 400 lines on purpose: the share command's cases, one per outcome and exit status.
+
 import Foundation
 import ShareCore
 import SharePOSIX

@@ -1,3 +1,6 @@
+// Longer than 400 lines on purpose: one serialized suite whose tests share the helpers that start
+// the service on a private bus and call it; a split would need them in a second place.
+
 import Foundation
 import ShareDBus
 import SharePOSIX

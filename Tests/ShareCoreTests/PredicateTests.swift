@@ -1,3 +1,5 @@
+// Longer than 400 lines on purpose: the predicate grammar's cases, a table per construct, in one
+// place beside the parser they check.
 // `Attachment` is spelled `ShareCore.Attachment`: Swift Testing has an `Attachment` of its own.
 
 import Testing

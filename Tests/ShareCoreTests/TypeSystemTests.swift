@@ -1,3 +1,6 @@
+// Longer than 400 lines on purpose: one suite per question about types (UTIs, MIME, GIO), kept
+// together so a change to the type system is checked in one place.
+
 import Foundation
 import Testing
 

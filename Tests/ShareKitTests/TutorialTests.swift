@@ -1,3 +1,5 @@
+// Longer than 400 lines on purpose: it follows the tutorial step by step, in the tutorial's order.
+
 import Foundation
 import ShareProtocol
 import ShareTestSupport

@@ -1,3 +1,6 @@
+// Longer than 400 lines on purpose: the grammar reads top to bottom as one recursive-descent
+// parser, and its scanner works on the same position state; split, each half would need the
+// other's internals.
 /// Parses the `NSPredicate` subset that `NSExtensionActivationRule` strings use.
 ///
 /// Supported: `TRUEPREDICATE`, `FALSEPREDICATE`, `AND`/`&&`, `OR`/`||`, `NOT`/`!` (NOT binds
