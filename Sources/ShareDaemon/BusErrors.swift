@@ -18,6 +18,10 @@ enum BusError: Error, Equatable {
   case stopping
   case unreadableFiles([FileProblem])
   case cannotRecord(HistoryStore.RecordFailure)
+  /// `ShowPicker` without the share sheet's program installed.
+  case noSheet
+  /// The share sheet's program could not be started: what the system said.
+  case cannotStartSheet(String)
   case unknownInterface(String)
   case unknownProperty(String)
   case readOnlyProperty(String)
@@ -30,7 +34,8 @@ enum BusError: Error, Equatable {
     case .noSuchService: "org.xdgshare.Share1.Error.NoSuchService"
     case .notAccepted: "org.xdgshare.Share1.Error.NotAccepted"
     case .tooManyItems, .tooManyRequests, .tooManyRequestsOfCaller: "org.xdgshare.Share1.Error.LimitExceeded"
-    case .stopping, .unreadableFiles, .cannotRecord: "org.xdgshare.Share1.Error.Failed"
+    case .stopping, .unreadableFiles, .cannotRecord, .noSheet, .cannotStartSheet:
+      "org.xdgshare.Share1.Error.Failed"
     case .notRequestOwner: "org.freedesktop.DBus.Error.AccessDenied"
     case .unknownProperty: "org.freedesktop.DBus.Error.UnknownProperty"
     case .readOnlyProperty: "org.freedesktop.DBus.Error.PropertyReadOnly"
@@ -60,6 +65,8 @@ enum BusError: Error, Equatable {
         + problems.map { "'\($0.path.displayString)' (\(Diagnostics.reason($0.reason)))" }.joined(
           separator: ", ")
     case .cannotRecord(let failure): "cannot record the request: \(failure.reasonText)"
+    case .noSheet: "the share sheet (\(SheetProgram.name)) is not installed beside xdg-share"
+    case .cannotStartSheet(let reason): "cannot start the share sheet: \(reason)"
     case .unknownProperty(let name): "no property '\(name)'"
     case .readOnlyProperty(let name): "property '\(name)' is read-only"
     }

@@ -14,12 +14,13 @@ enum InterfaceXML {
         org.xdgshare.Share1.Error.NoSuchService   no installed service has the identifier
         org.xdgshare.Share1.Error.NotAccepted     the service's activation rule refuses the items
         org.xdgshare.Share1.Error.LimitExceeded   too many items in one call, or too many requests in flight
-        org.xdgshare.Share1.Error.Failed          a file cannot be read, or the request cannot be recorded
+        org.xdgshare.Share1.Error.Failed          a file cannot be read, the request cannot be recorded, or
+                                                      the share sheet cannot be started
         org.freedesktop.DBus.Error.InvalidArgs    a malformed argument; the message names it and says why
         org.freedesktop.DBus.Error.UnknownInterface, .UnknownProperty, .PropertyReadOnly
                                                   from org.freedesktop.DBus.Properties
 
-      The request objects Share returns are described in org.xdgshare.Request1.xml.
+      The request objects Share and ShowPicker return are described in org.xdgshare.Request1.xml.
     -->
     <node name="/org/xdgshare/Share">
       <!--
@@ -95,6 +96,31 @@ enum InterfaceXML {
         </method>
 
         <!--
+          ShowPicker:
+          @parent_window: the caller's window the share sheet stays above, as xdg-desktop-portal
+            names it: "" (none), "x11:<XID in hexadecimal>" or "wayland:<exported handle>".
+          @items: what to share, as for Share (at least one).
+          @options: a{sv}:
+            handle_token  s  as for Share.
+          @handle: the request object (org.xdgshare.Request1). It emits, exactly once, Response:
+            0 completed (results: service-id, returned-items, request-id); 1 cancelled, by the user
+            (closing the sheet before choosing counts) or by the service (results: message, and
+            service-id and request-id once a service was chosen); 2 failed (results: message, and
+            service-id and request-id once a service was chosen). Cancel closes the sheet.
+
+          Shows the share sheet: the services that accept @items, in the order the user needs;
+          the user chooses one, it runs, and the sheet shows its progress and outcome. Fails with
+          Failed when the sheet is not installed.
+          Added in version 2.
+        -->
+        <method name="ShowPicker">
+          <arg type="s" name="parent_window" direction="in"/>
+          <arg type="aa{sv}" name="items" direction="in"/>
+          <arg type="a{sv}" name="options" direction="in"/>
+          <arg type="o" name="handle" direction="out"/>
+        </method>
+
+        <!--
           ServicesChanged:
           Emitted when share services are added, changed or removed (a bundle in any extensions
           folder, or a requirement that came or went). Callers then ask again.
@@ -103,7 +129,7 @@ enum InterfaceXML {
 
         <!--
           Version:
-          The version of this interface: 1.
+          The version of this interface: 2 (1 had no ShowPicker).
         -->
         <property name="Version" type="u" access="read"/>
       </interface>

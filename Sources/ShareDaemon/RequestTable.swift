@@ -14,7 +14,8 @@ import Synchronization
 final class RequestTable {
   static let pathPrefix = ShareDaemon.objectPath + "/request"
 
-  private var requests: [String: ActiveRequest] = [:]
+  /// By object path.
+  var requests: [String: ActiveRequest] = [:]
   private var tokenCounter = 0
   let outbox = Outbox()
 
@@ -38,8 +39,37 @@ final class RequestTable {
       throw .invalidArgument("service_id", expected: "a string")
     }
     let items = try ItemArguments.decode(arguments[1], argument: "items")
-    let token = try Self.handleToken(in: arguments[2])
     let sender = message.sender ?? ""
+    let path = try admit(sender: sender, options: arguments[2], limits: limits, stopping: stopping)
+    guard let service = catalog.registry.service(withID: serviceID) else { throw .noSuchService(serviceID) }
+    let session: ShareSession
+    do {
+      session = try ShareSession(
+        service: service, requested: items, types: catalog.types, inspector: GIOFileInspector(),
+        history: history, environment: environment)
+    } catch {
+      throw BusError(error)
+    }
+    requests[path] = ActiveRequest(owner: sender, work: .share(session))
+    let outbox = self.outbox
+    let start = {
+      DetachedThread.start {
+        let outcome = session.run { fraction, text in
+          outbox.post(.progress(path: path, fraction: fraction ?? -1, message: text ?? ""))
+          waker.wake()
+        }
+        outbox.post(.finished(path: path, response: Self.response(outcome, requestID: session.id)))
+        waker.wake()
+      }
+    }
+    return (message.reply([.objectPath(path)]), start)
+  }
+
+  /// The path of a new request of `sender`, once the limits allow one.
+  func admit(
+    sender: String, options: DBusValue, limits: Limits, stopping: Bool
+  ) throws(BusError) -> String {
+    let token = try Self.handleToken(in: options)
     guard !stopping else { throw .stopping }
     guard requests.count < limits.total else {
       throw .tooManyRequests(inFlight: requests.count, limit: limits.total)
@@ -52,28 +82,7 @@ final class RequestTable {
     guard requests[path] == nil else {
       throw .tokenInUse(token ?? "")
     }
-    guard let service = catalog.registry.service(withID: serviceID) else { throw .noSuchService(serviceID) }
-    let session: ShareSession
-    do {
-      session = try ShareSession(
-        service: service, requested: items, types: catalog.types, inspector: GIOFileInspector(),
-        history: history, environment: environment)
-    } catch {
-      throw BusError(error)
-    }
-    requests[path] = ActiveRequest(owner: sender, session: session)
-    let outbox = self.outbox
-    let start = {
-      DetachedThread.start {
-        let outcome = session.run { fraction, text in
-          outbox.post(.progress(path: path, fraction: fraction ?? -1, message: text ?? ""))
-          waker.wake()
-        }
-        outbox.post(.finished(path: path, requestID: session.id, outcome: outcome))
-        waker.wake()
-      }
-    }
-    return (message.reply([.objectPath(path)]), start)
+    return path
   }
 
   /// `options["handle_token"]`, checked as xdg-desktop-portal checks it.
@@ -118,7 +127,7 @@ final class RequestTable {
       guard request.owner == message.sender else {
         throw .notRequestOwner
       }
-      request.session.cancel()
+      request.cancel()
       return message.reply()
     case ("org.freedesktop.DBus.Introspectable"?, "Introspect"):
       return requests[path] == nil ? nil : message.reply([.string(InterfaceXML.request)])
@@ -129,7 +138,7 @@ final class RequestTable {
 
   /// Cancels every share in flight (the service is stopping).
   func cancelAll() {
-    for request in requests.values { request.session.cancel() }
+    for request in requests.values { request.cancel() }
   }
 
   /// Sends what the plugins reported as signals; returns whether a stop was asked for and
@@ -145,10 +154,10 @@ final class RequestTable {
           path: path, interface: ShareDaemon.requestInterface, member: "Progress")
         signal.append([.double(fraction), .string(text)])
         connection.enqueue(signal)
-      case .finished(let path, let requestID, let outcome):
+      case .finished(let path, let response):
         let signal = DBusMessage.signal(
           path: path, interface: ShareDaemon.requestInterface, member: "Response")
-        signal.append(Self.response(outcome, requestID: requestID))
+        signal.append(response)
         connection.enqueue(signal)
         requests[path] = nil
         ended = true
@@ -159,55 +168,35 @@ final class RequestTable {
     connection.flush()
     return (stop, ended)
   }
-
-  static func response(_ outcome: ShareOutcome, requestID: String) -> [DBusValue] {
-    var results: [(String, DBusValue)] = [("request-id", .string(requestID))]
-    let code: UInt32
-    switch outcome {
-    case .completed(let items):
-      code = 0
-      results.append(
-        ("returned-items", .array(elementSignature: "a{sv}", items.flatMap(\.attachments).map(returned))))
-    case .cancelled(_, let message):
-      code = 1
-      results.append(("message", .string(message)))
-    case .failed(let failure):
-      code = 2
-      results.append(("message", .string(failure.message)))
-    case .timedOut(let seconds):
-      code = 2
-      results.append(("message", .string(ShareOutcome.timedOutMessage("it", seconds: seconds))))
-    }
-    return [.uint32(code), .vardict(results)]
-  }
-
-  private static func returned(_ attachment: AttachmentPayload) -> DBusValue {
-    var entries: [(String, DBusValue)] = [
-      ("type-identifiers", .array(elementSignature: "s", attachment.typeIdentifiers.map(DBusValue.string)))
-    ]
-    if let url = attachment.url {
-      if let path = FilePath(fileURL: url) {
-        entries.append(("path", .bytes(path.bytes)))
-      } else {
-        entries.append(("url", .string(url)))
-      }
-    }
-    if let text = attachment.text { entries.append(("text", .string(text))) }
-    return .vardict(entries)
-  }
 }
 
-/// A share in flight, owned by the loop thread.
+/// A request in flight, owned by the loop thread: a share, or a picker the user is choosing in.
 struct ActiveRequest {
+  enum Work {
+    case share(ShareSession)
+    /// The share sheet's process (`ShowPicker`).
+    case picker(ChildProcess)
+  }
+
   let owner: String
-  let session: ShareSession
+  let work: Work
+
+  /// Ends it on the caller's behalf: a share's plugin is stopped; a picker is closed, which
+  /// cancels what it runs.
+  func cancel() {
+    switch work {
+    case .share(let session): session.cancel()
+    case .picker(let process): process.signal(Signal.terminate)
+    }
+  }
 }
 
 /// What plugin threads hand to the loop thread.
 final class Outbox: Sendable {
   enum Event: Sendable {
     case progress(path: String, fraction: Double, message: String)
-    case finished(path: String, requestID: String, outcome: ShareOutcome)
+    /// The request ended: its `Response` arguments.
+    case finished(path: String, response: [DBusValue])
     /// SIGTERM, or the session ending: stop serving.
     case stop
   }

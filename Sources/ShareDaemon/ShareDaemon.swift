@@ -19,7 +19,7 @@ public final class ShareDaemon {
   public static let interface = "org.xdgshare.Share1"
   public static let requestInterface = "org.xdgshare.Request1"
   /// `Version` of the interface.
-  static let version: UInt32 = 1
+  static let version: UInt32 = 2
 
   public struct Configuration: Sendable {
     public var environment: [String: String]
@@ -119,6 +119,11 @@ public final class ShareDaemon {
     }
     connection.flush()
     return 0
+  }
+
+  private var limits: RequestTable.Limits {
+    RequestTable.Limits(
+      perCaller: configuration.maximumRequestsPerCaller, total: configuration.maximumRequests)
   }
 
   /// A handle other threads (a signal watcher) use to stop the service cleanly.
@@ -232,6 +237,13 @@ public final class ShareDaemon {
           perCaller: configuration.maximumRequestsPerCaller, total: configuration.maximumRequests),
         stopping: stopping, waker: loop.waker)
       // The plugin starts once the handle is queued: its signals can only follow it.
+      afterReply = start
+      return reply
+    case (Self.interface?, "ShowPicker"), (nil, "ShowPicker"):
+      try Self.expect(message, "saa{sv}a{sv}", names: "(s parent_window, aa{sv} items, a{sv} options)")
+      let (reply, start) = try requests.showPicker(
+        message, environment: configuration.environment, limits: limits, stopping: stopping, waker: loop.waker
+      )
       afterReply = start
       return reply
     case ("org.freedesktop.DBus.Introspectable"?, "Introspect"):

@@ -1,0 +1,43 @@
+import FoundationEssentials
+import ShareCore
+
+/// Where the share sheet's program is: `xdg-share-sheet`, which links GTK so that `xdg-share`
+/// and the D-Bus service need not.
+public enum SheetProgram {
+  /// The program's name, beside `xdg-share` in a build and in `libexec/xdg-share` once installed.
+  public static let name = "xdg-share-sheet"
+
+  /// The sheet's path: `XDG_SHARE_SHEET` when set (absolute), else beside the running program,
+  /// else in `../libexec/xdg-share/` from it, as `install.sh` puts it; nil when none is there.
+  public static func locate(environment: [String: String]) -> String? {
+    if let given = environment["XDG_SHARE_SHEET"], given.hasPrefix("/") { return given }
+    guard let running = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+      return nil
+    }
+    let folder = PathText.parent(of: running.hasSuffix(" (deleted)") ? String(running.dropLast(10)) : running)
+    for candidate in [folder + "/" + name, PathText.parent(of: folder) + "/libexec/xdg-share/" + name]
+    where FileManager.default.isExecutableFile(atPath: candidate) {
+      return candidate
+    }
+    return nil
+  }
+
+  /// The sheet's arguments for `items`, transient for `parent` (`x11:<XID>`, `wayland:<handle>`
+  /// or empty), writing its result line on descriptor `resultDescriptor`.
+  public static func arguments(
+    program: String, items: [ShareItem], parent: String, resultDescriptor: Int32?
+  ) -> [[UInt8]] {
+    var arguments: [[UInt8]] = [Array(program.utf8)]
+    if !parent.isEmpty { arguments += [Array("--parent".utf8), Array(parent.utf8)] }
+    if let resultDescriptor { arguments += [Array("--result-fd".utf8), Array("\(resultDescriptor)".utf8)] }
+    var files: [[UInt8]] = []
+    for item in items {
+      switch item {
+      case .file(let path): files.append(path.bytes)
+      case .webURL(let url): arguments += [Array("--url".utf8), Array(url.utf8)]
+      case .text(let text): arguments += [Array("--text".utf8), Array(text.utf8)]
+      }
+    }
+    return arguments + [Array("--".utf8)] + files
+  }
+}
