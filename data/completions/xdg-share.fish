@@ -41,12 +41,14 @@ function __xdg_share_operands
     set -l skip 0
     set -l separator 0
     for token in $tokens
-        if test $skip = 1; and test "$token" != --
+        if test $skip = 1; and test "x$token" != x--
             set skip 0
         else if test $separator = 1
             set count (math $count + 1)
-        else if test "$token" = --
+        else if test "x$token" = x--
+            # `--option --` lacks its value: -- still ends the options.
             set separator 1
+            set skip 0
         else if string match -q -- '-?*' $token
             if contains -- $token --idle-timeout --service --text --url
                 set skip 1
