@@ -2,12 +2,19 @@
 /// options a command takes and whether they take a value here, and `--help`, the manual page and
 /// the shell completions are rendered from it, so they cannot drift apart.
 enum CommandTable {
-  /// In the overview's order.
-  static let commands: [CommandSpec] = [
-    share, list, validate, install, uninstall, history, retry, group, daemon, register, unregister,
-    completion,
-    manual,
+  /// Every command, in the overview's order; one missing from `overviewOrder` comes last, never
+  /// not at all.
+  static let commands: [CommandSpec] = CommandName.allCases.sorted { rank($0) < rank($1) }.map(spec(for:))
+
+  private static let overviewOrder: [CommandName] = [
+    .share, .list, .validate, .install, .uninstall, .history, .retry, .group, .daemon, .register, .unregister,
+    .completion, .man,
   ]
+
+  private static func rank(_ name: CommandName) -> Int {
+    overviewOrder.firstIndex(of: name) ?? overviewOrder.count
+      + (CommandName.allCases.firstIndex(of: name) ?? 0)
+  }
 
   static func spec(for name: CommandName) -> CommandSpec {
     switch name {

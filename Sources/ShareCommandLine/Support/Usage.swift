@@ -1,4 +1,4 @@
-/// Every word of help and command-line error text.
+/// The help pages, rendered from ``CommandTable``, and every word of command-line error text.
 public enum Usage {
   public static let version = "0.1.0"
   /// Seconds the service waits without work before it exits.
