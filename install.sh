@@ -26,13 +26,13 @@ say() { printf '==> %s\n' "$*"; }
 # with empty package lists.
 # What building needs, and what the bundled services use at run time (xdg-email, xdg-open).
 build_packages=(pkg-config libglib2.0-dev libdbus-1-dev libcurl4-openssl-dev shared-mime-info libglib2.0-bin dbus
-  xdg-utils)
+  xdg-utils man-db)
 # The tests run real components: a private dbus-daemon and python3-dbus as an outside client,
 # desktop-file-validate, lighttpd as a WebDAV server, xclip under Xvfb, qrencode and zbarimg,
 # and real file managers under Xvfb.
 test_packages=(dbus-daemon desktop-file-utils python3-dbus python3-gi xvfb xclip qrencode zbar-tools
   lighttpd lighttpd-mod-webdav xdotool imagemagick tesseract-ocr thunar pcmanfm libfm-modules nemo caja caja-actions
-  nautilus python3-nautilus librsvg2-common dolphin fonts-dejavu-core)
+  nautilus python3-nautilus librsvg2-common dolphin fonts-dejavu-core bash-completion)
 ensure_packages() {
   local missing=()
   for package in "$@"; do
@@ -121,6 +121,20 @@ mkdir -p "$interfaces"
 for file in data/org.xdgshare.Share1.xml data/org.xdgshare.Request1.xml; do
   install -m 0644 "$file" "$interfaces/$(basename "$file")"
 done
+
+# The manual page and the bash, zsh and fish completions: generated from the tables of the
+# parser and --help (`xdg-share man`, `xdg-share completion SHELL`), checked in under data/.
+# man finds $PREFIX/share/man through $PREFIX/bin on PATH (~/.local/bin for this user).
+install_data() { # source destination
+  mkdir -p "$(dirname "$2")"
+  install -m 0644 "$1" "$2.new"
+  mv -f "$2.new" "$2"
+}
+say "installing the manual page xdg-share(1) and the shell completions"
+install_data data/man/xdg-share.1 "$PREFIX/share/man/man1/xdg-share.1"
+install_data data/completions/xdg-share.bash "$data_dir/bash-completion/completions/xdg-share"
+install_data data/completions/_xdg-share "$data_dir/zsh/site-functions/_xdg-share"
+install_data data/completions/xdg-share.fish "$data_dir/fish/vendor_completions.d/xdg-share.fish"
 
 # Share in every file manager's menu, and the D-Bus activation file; `register` owns those files
 # and keeps them in step with the installed services from now on.

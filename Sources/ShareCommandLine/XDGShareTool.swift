@@ -46,6 +46,12 @@ public enum XDGShareTool {
       code = RegisterCommand.register(system: system, context: context)
     case .unregister(let system):
       code = RegisterCommand.unregister(system: system, context: context)
+    case .completion(let shell):
+      output.line(CompletionScript.render(for: shell))
+      code = .success
+    case .manual:
+      output.line(ManualPage.render())
+      code = .success
     }
     return code.rawValue
   }

@@ -16,6 +16,17 @@ public enum Command: Equatable, Sendable {
   case daemon(idleTimeout: Double?)
   case register(system: Bool)
   case unregister(system: Bool)
+  /// `completion SHELL`: the completion script for `SHELL`, generated from ``CommandTable``.
+  case completion(Shell)
+  /// `man`: the manual page xdg-share(1), generated from ``CommandTable``.
+  case manual
+}
+
+/// The shells `xdg-share completion` writes a script for.
+public enum Shell: String, CaseIterable, Sendable {
+  case bash
+  case zsh
+  case fish
 }
 
 /// The subcommands, by the word that names them.
@@ -31,6 +42,8 @@ public enum CommandName: String, CaseIterable, Sendable {
   case daemon
   case register
   case unregister
+  case completion
+  case man
 }
 
 /// What the user shares: texts, links and files, in the order given.

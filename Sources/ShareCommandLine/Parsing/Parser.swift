@@ -2,7 +2,8 @@ import ShareCore
 
 /// Turns argv into a ``Command``. Hand-written: no argument-parsing package can be fetched here,
 /// and the rules are few: options before `--`, `--name=value` or `--name value`, and every
-/// argument after `--` is a path taken as raw bytes.
+/// argument after `--` is a path taken as raw bytes. Which options a command takes, and whether
+/// they take a value, is read from ``CommandTable``, which help and the completions are made from.
 public enum Parser {
   /// Parses the arguments after the program name.
   public static func parse(_ arguments: [[UInt8]]) throws(UsageError) -> Command {
@@ -10,7 +11,7 @@ public enum Parser {
     let word = String(decoding: first, as: UTF8.self)
     let rest = Array(arguments.dropFirst())
     switch word {
-    case "--help", "-h", "help":
+    case CommandTable.helpFlag.long, CommandTable.helpFlag.short, "help":
       if let topic = rest.first.map({ String(decoding: $0, as: UTF8.self) }) {
         guard let name = CommandName(rawValue: topic) else {
           throw .unknownCommand(
@@ -19,7 +20,7 @@ public enum Parser {
         return .help(name)
       }
       return .help(nil)
-    case "--version", "-V":
+    case CommandTable.versionFlag.long, CommandTable.versionFlag.short:
       if let extra = rest.first {
         throw .unexpectedArgument(String(decoding: extra, as: UTF8.self), command: nil)
       }
@@ -31,7 +32,8 @@ public enum Parser {
       if word.hasPrefix("-") && word != "-" && word != "--" && !ShareOption.startsShortForm(word) {
         throw .unknownOption(
           word, command: nil,
-          suggestion: Suggestion.nearest(to: word, in: ["--help", "--version"] + ShareOption.names))
+          suggestion: Suggestion.nearest(
+            to: word, in: [CommandTable.helpFlag.long, CommandTable.versionFlag.long] + ShareOption.names))
       }
       var cursor = ArgumentCursor(arguments, command: .share)
       if try cursor.wantsHelp() { return .help(.share) }
@@ -48,12 +50,12 @@ public enum Parser {
     case .uninstall:
       return .uninstall(id: String(decoding: try single(&cursor, "ID"), as: UTF8.self))
     case .history:
-      return .history(json: try onlyJSONFlag(&cursor, positional: nil).json)
+      return .history(json: try flagsAndOneOperand(&cursor, operand: nil).flags.contains(.json))
     case .retry:
-      let (json, id) = try onlyJSONFlag(&cursor, positional: "ID")
+      let (flags, id) = try flagsAndOneOperand(&cursor, operand: "ID")
       // An empty ID would match every request.
       guard let id, !id.isEmpty else { throw .missingArgument("ID", command: .retry) }
-      return .retry(id: id, json: json)
+      return .retry(id: id, json: flags.contains(.json))
     case .group:
       guard let action = try cursor.next() else { throw .missingArgument("ACTION (path)", command: .group) }
       guard case .positional(let bytes) = action, bytes == Array("path".utf8) else {
@@ -62,54 +64,47 @@ public enum Parser {
       return .groupPath(group: String(decoding: try single(&cursor, "GROUP"), as: UTF8.self))
     case .daemon:
       var idleTimeout: Double?
-      while let argument = try cursor.next() {
-        guard case .option("--idle-timeout", let inline) = argument else {
-          if case .option(let option, _) = argument {
-            throw .unknownOption(
-              option, command: .daemon, suggestion: Suggestion.nearest(to: option, in: ["--idle-timeout"]))
-          }
+      while let argument = try cursor.nextInTable() {
+        guard case .option(let option, let value?) = argument, option.key == .idleTimeout else {
           throw .unexpectedArgument(describe(argument), command: .daemon)
         }
-        let text = String(decoding: try cursor.value(for: "--idle-timeout", inline: inline), as: UTF8.self)
+        let text = String(decoding: value, as: UTF8.self)
         guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
           throw .invalidValue(
-            option: "--idle-timeout", value: text, expected: "a number of seconds (0: never)")
+            option: option.name, value: text, expected: "a number of seconds (0: never)")
         }
         idleTimeout = seconds
       }
       return .daemon(idleTimeout: idleTimeout)
     case .register, .unregister:
-      var system = false
-      while let argument = try cursor.next() {
-        guard case .option("--system", let inline) = argument else {
-          if case .option(let option, _) = argument {
-            throw .unknownOption(
-              option, command: name, suggestion: Suggestion.nearest(to: option, in: ["--system"]))
-          }
-          throw .unexpectedArgument(describe(argument), command: name)
-        }
-        try cursor.refuseValue(inline, of: "--system")
-        system = true
-      }
+      let system = try flagsAndOneOperand(&cursor, operand: nil).flags.contains(.system)
       return name == .register ? .register(system: system) : .unregister(system: system)
+    case .completion:
+      let word = String(decoding: try single(&cursor, "SHELL"), as: UTF8.self)
+      guard let shell = Shell(rawValue: word) else {
+        throw .invalidArgument(
+          "SHELL", value: word, expected: Usage.alternatives(Shell.allCases.map(\.rawValue)),
+          command: .completion)
+      }
+      return .completion(shell)
+    case .man:
+      if let extra = try cursor.next() { throw .unexpectedArgument(describe(extra), command: .man) }
+      return .manual
     }
   }
 
   private static func parseShare(_ cursor: inout ArgumentCursor) throws(UsageError) -> ShareOptions {
     var options = ShareOptions()
-    while let argument = try cursor.next() {
+    while let argument = try cursor.nextInTable() {
       switch argument {
-      case .option("--json", let value):
-        try cursor.refuseValue(value, of: "--json")
-        options.json = true
-      case .option("--service", let value):
-        options.service = String(decoding: try cursor.value(for: "--service", inline: value), as: UTF8.self)
-      case .option(let option, let value) where SelectionOption(rawValue: option) != nil:
-        options.selection.items.append(
-          try SelectionOption(rawValue: option)!.item(try cursor.value(for: option, inline: value)))
-      case .option(let option, _):
-        throw .unknownOption(
-          option, command: .share, suggestion: Suggestion.nearest(to: option, in: ShareOption.names))
+      case .option(let option, let value):
+        switch (option.key, value) {
+        case (.service, let value?): options.service = String(decoding: value, as: UTF8.self)
+        case (.text, let value?), (.url, let value?):
+          options.selection.items.append(try selectionItem(option, value))
+        case (.json, _): options.json = true
+        default: break  // The table gives share no other option.
+        }
       case .positional(let bytes):
         options.selection.items.append(.file(FilePath(bytes: bytes)))
       }
@@ -133,28 +128,24 @@ public enum Parser {
     return value
   }
 
-  /// `--json` and, when `positional` names one, exactly one positional argument.
-  private static func onlyJSONFlag(
-    _ cursor: inout ArgumentCursor, positional: String?
-  ) throws(UsageError) -> (json: Bool, value: String?) {
-    var json = false
+  /// The command's flags and, when `operand` names one, exactly one operand.
+  private static func flagsAndOneOperand(
+    _ cursor: inout ArgumentCursor, operand: String?
+  ) throws(UsageError) -> (flags: Set<OptionSpec.Key>, value: String?) {
+    var flags: Set<OptionSpec.Key> = []
     var value: String?
-    while let argument = try cursor.next() {
+    while let argument = try cursor.nextInTable() {
       switch argument {
-      case .option("--json", let inline):
-        try cursor.refuseValue(inline, of: "--json")
-        json = true
       case .option(let option, _):
-        throw .unknownOption(
-          option, command: cursor.command, suggestion: Suggestion.nearest(to: option, in: ["--json"]))
-      case .positional(let bytes) where positional != nil && value == nil:
+        flags.insert(option.key)
+      case .positional(let bytes) where operand != nil && value == nil:
         value = String(decoding: bytes, as: UTF8.self)
       case .positional(let bytes):
         throw .unexpectedArgument(String(decoding: bytes, as: UTF8.self), command: cursor.command)
       }
     }
-    if let positional, value == nil { throw .missingArgument(positional, command: cursor.command) }
-    return (json, value)
+    if let operand, value == nil { throw .missingArgument(operand, command: cursor.command) }
+    return (flags, value)
   }
 
   private static func describe(_ argument: ArgumentCursor.Argument) -> String {
@@ -164,20 +155,21 @@ public enum Parser {
     }
   }
 
+  private static func describe(_ argument: ArgumentCursor.TableArgument) -> String {
+    switch argument {
+    case .option(let option, _): option.name
+    case .positional(let bytes): String(decoding: bytes, as: UTF8.self)
+    }
+  }
+
   private static func parseList(_ cursor: inout ArgumentCursor) throws(UsageError) -> ListOptions {
     var options = ListOptions()
-    while let argument = try cursor.next() {
+    while let argument = try cursor.nextInTable() {
       switch argument {
-      case .option("--json", let value):
-        try cursor.refuseValue(value, of: "--json")
+      case .option(let option, let value?):
+        options.selection.items.append(try selectionItem(option, value))
+      case .option:
         options.json = true
-      case .option(let option, let value) where SelectionOption(rawValue: option) != nil:
-        options.selection.items.append(
-          try SelectionOption(rawValue: option)!.item(try cursor.value(for: option, inline: value)))
-      case .option(let option, _):
-        throw .unknownOption(
-          option, command: .list,
-          suggestion: Suggestion.nearest(to: option, in: ["--json"] + SelectionOption.names))
       case .positional(let bytes):
         options.selection.items.append(.file(FilePath(bytes: bytes)))
       }
@@ -187,48 +179,33 @@ public enum Parser {
 
   private static func parseValidate(_ cursor: inout ArgumentCursor) throws(UsageError) -> Command {
     var paths: [FilePath] = []
-    while let argument = try cursor.next() {
-      switch argument {
-      case .option(let option, _):
-        throw .unknownOption(option, command: .validate, suggestion: nil)
-      case .positional(let bytes):
-        paths.append(FilePath(bytes: bytes))
-      }
+    while let argument = try cursor.nextInTable() {
+      // validate takes no options: nextInTable refuses them all.
+      if case .positional(let bytes) = argument { paths.append(FilePath(bytes: bytes)) }
     }
     guard !paths.isEmpty else { throw .missingArgument("PATH", command: .validate) }
     return .validate(paths: paths)
+  }
+
+  /// The item `--text` or `--url` adds to a selection.
+  private static func selectionItem(_ option: OptionSpec, _ value: [UInt8]) throws(UsageError) -> ShareItem {
+    let string = String(decoding: value, as: UTF8.self)
+    guard option.key == .url else { return .text(string) }
+    if let path = FilePath(fileURL: string) { return .file(path) }
+    guard ShareItem.isAbsoluteURL(string) else {
+      throw .invalidValue(
+        option: option.name, value: string, expected: "an absolute URL such as https://example.org/")
+    }
+    return .webURL(string)
   }
 }
 
 /// The options of `share`, also accepted first in the short form.
 enum ShareOption {
-  static let names = ["--service", "--json"] + SelectionOption.names
+  static var names: [String] { CommandTable.share.optionNames }
 
   static func startsShortForm(_ word: String) -> Bool {
     names.contains { word == $0 || word.hasPrefix($0 + "=") }
-  }
-}
-
-/// The options that add to a selection, shared by every command that takes one.
-enum SelectionOption: String {
-  case text = "--text"
-  case url = "--url"
-
-  static let names = ["--text", "--url"]
-
-  func item(_ value: [UInt8]) throws(UsageError) -> ShareItem {
-    let string = String(decoding: value, as: UTF8.self)
-    switch self {
-    case .text:
-      return .text(string)
-    case .url:
-      if let path = FilePath(fileURL: string) { return .file(path) }
-      guard ShareItem.isAbsoluteURL(string) else {
-        throw .invalidValue(
-          option: rawValue, value: string, expected: "an absolute URL such as https://example.org/")
-      }
-      return .webURL(string)
-    }
   }
 }
 
@@ -251,6 +228,7 @@ struct ArgumentCursor {
 
   /// Whether `--help` or `-h` appears before `--`.
   func wantsHelp() throws(UsageError) -> Bool {
+    let spec = CommandTable.spec(for: command)
     var skipValue = false
     for argument in arguments {
       // `--text -h` shares the text "-h".
@@ -259,14 +237,43 @@ struct ArgumentCursor {
         continue
       }
       if argument == Array("--".utf8) { return false }
-      if argument == Array("--help".utf8) || argument == Array("-h".utf8) { return true }
-      skipValue = Self.optionsWithValues.contains(String(decoding: argument, as: UTF8.self))
+      if argument == Array(CommandTable.helpFlag.long.utf8)
+        || argument == Array(CommandTable.helpFlag.short.utf8)
+      {
+        return true
+      }
+      skipValue = spec.option(named: String(decoding: argument, as: UTF8.self))?.takesValue ?? false
     }
     return false
   }
 
-  /// The options whose value is the next argument (unless given as `--name=value`).
-  static let optionsWithValues: Set<String> = ["--text", "--url", "--service", "--idle-timeout"]
+  /// An argument with its option looked up in the command's row of ``CommandTable``.
+  enum TableArgument {
+    /// The option, with its value when it takes one.
+    case option(OptionSpec, value: [UInt8]?)
+    case positional([UInt8])
+  }
+
+  /// The next argument; an option the command does not take is an error, and an option's value
+  /// is read when the table says it takes one.
+  mutating func nextInTable() throws(UsageError) -> TableArgument? {
+    guard let argument = try next() else { return nil }
+    switch argument {
+    case .positional(let bytes):
+      return .positional(bytes)
+    case .option(let name, let inline):
+      let spec = CommandTable.spec(for: command)
+      guard let option = spec.option(named: name) else {
+        throw .unknownOption(
+          name, command: command, suggestion: Suggestion.nearest(to: name, in: spec.optionNames))
+      }
+      guard option.takesValue else {
+        try refuseValue(inline, of: name)
+        return .option(option, value: nil)
+      }
+      return .option(option, value: try value(for: name, inline: inline))
+    }
+  }
 
   mutating func next() throws(UsageError) -> Argument? {
     guard let argument = arguments.popFirst() else { return nil }

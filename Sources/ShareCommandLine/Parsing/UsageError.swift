@@ -6,6 +6,8 @@ public enum UsageError: Error, Equatable, Sendable {
   case unexpectedArgument(String, command: CommandName?)
   case missingArgument(String, command: CommandName)
   case invalidValue(option: String, value: String, expected: String)
+  /// An operand (`SHELL`) that is not one of the words it can be.
+  case invalidArgument(String, value: String, expected: String, command: CommandName)
   case flagTakesNoValue(option: String)
   case invalidEnvironmentValue(variable: String, value: String, expected: String)
 }

@@ -1,0 +1,237 @@
+/// Every command and option of `xdg-share`, with every word of its help: the parser reads which
+/// options a command takes and whether they take a value here, and `--help`, the manual page and
+/// the shell completions are rendered from it, so they cannot drift apart.
+enum CommandTable {
+  /// Every command, in the overview's order; one missing from `overviewOrder` comes last, never
+  /// not at all.
+  static let commands: [CommandSpec] = CommandName.allCases.sorted { rank($0) < rank($1) }.map(spec(for:))
+
+  private static let overviewOrder: [CommandName] = [
+    .share, .list, .validate, .install, .uninstall, .history, .retry, .group, .daemon, .register, .unregister,
+    .completion, .man,
+  ]
+
+  private static func rank(_ name: CommandName) -> Int {
+    overviewOrder.firstIndex(of: name) ?? overviewOrder.count
+      + (CommandName.allCases.firstIndex(of: name) ?? 0)
+  }
+
+  static func spec(for name: CommandName) -> CommandSpec {
+    switch name {
+    case .share: share
+    case .list: list
+    case .validate: validate
+    case .install: install
+    case .uninstall: uninstall
+    case .history: history
+    case .retry: retry
+    case .group: group
+    case .daemon: daemon
+    case .register: register
+    case .unregister: unregister
+    case .completion: completion
+    case .man: manual
+    }
+  }
+
+  /// The commands the overview lists.
+  static var visible: [CommandSpec] { commands.filter { !$0.isHidden } }
+
+  static let separatorHelp = "Every argument after this is a file path, taken byte for byte."
+
+  /// `--help`, `-h`: every command takes it (the parser looks for it before the rest).
+  static let helpFlag = (long: "--help", short: "-h", brief: "Show help")
+  /// `--version`, `-V`: only first.
+  static let versionFlag = (long: "--version", short: "-V", brief: "Print the version")
+
+  /// The exit codes, as the overview and `share --help` list them.
+  static let exitCodes: [(code: ExitCode, meaning: String)] = [
+    (.success, "success"),
+    (.failure, "failure (an invalid bundle, a file that cannot be read)"),
+    (.usage, "the command line cannot be understood"),
+    (.cancelled, "cancelled: by you, or by the service, which says why"),
+    (.pluginFailed, "the service failed (it crashed, exited non-zero, or said nothing)"),
+    (.timedOut, "the service ran past its time limit and was stopped"),
+    (.noSuchService, "no service has that identifier"),
+    (.notAccepted, "the service does not accept these items (or none does)"),
+    (.noServiceChosen, "no service was chosen (no terminal to ask on)"),
+  ]
+
+  // MARK: Options
+
+  static let text = OptionSpec(
+    .text, "--text", "TEXT", repeatable: true, help: "Share a piece of text (repeatable).",
+    brief: "Share a piece of text")
+  static let url = OptionSpec(
+    .url, "--url", "URL", repeatable: true,
+    help: "Share a link (repeatable); a file:// URL is taken as the file.", brief: "Share a link")
+  static let service = OptionSpec(
+    .service, "--service", "ID", completes: .serviceIDs,
+    help: "The service to share with (see `xdg-share list`).", brief: "The service to share with")
+
+  // MARK: Commands
+
+  static let share = CommandSpec(
+    .share, summary: "Share with a service (the default: `xdg-share photo.png`).",
+    usage: "[share] [--service ID] [--text TEXT] [--url URL]... [--json] [--] FILE...",
+    description: """
+      Share files, links and text with a service. Without --service, the services that accept
+      the items are listed; on a terminal you pick one, otherwise they are printed and
+      xdg-share exits with status 8. The service's rule is checked again before it runs.
+      """,
+    options: [
+      service, text, url,
+      OptionSpec(
+        .json, "--json",
+        help: """
+          Print the outcome as JSON: {"requestId", "status", "returningItems",
+          "message"}.
+          """, brief: "Print the outcome as JSON"),
+    ],
+    operands: [OperandSpec("FILE", repeatable: true, completes: .files)], listsOptions: true,
+    listsSeparator: true,
+    notes: """
+      What the service returns (an uploaded file's link, a saved file's path) is printed, one
+      per line. On a terminal progress is drawn on standard error; without one, outcomes and
+      progress go to desktop notifications.
+      """, exitStatus: .table)
+
+  static let list = CommandSpec(
+    .list, summary: "Show the installed share services, or those that accept the given items.",
+    usage: "list [--json] [--text TEXT] [--url URL]... [--] [FILE...]",
+    description: """
+      Without items, show every installed share service. With items, show the services
+      whose activation rules accept them all together, as one selection.
+      """,
+    options: [
+      text, url,
+      OptionSpec(
+        .json, "--json",
+        help: """
+          Print a JSON array of {"id", "name", "icon", "description", "version",
+          "bundle"} objects.
+          """, brief: "Print the services as JSON"),
+    ],
+    operands: [OperandSpec("FILE", repeatable: true, completes: .files)], listsOptions: true,
+    listsSeparator: true,
+    exitStatus: .summary("0 listed (even when nothing matches); 1 a file cannot be read; 2 usage."))
+
+  static let validate = CommandSpec(
+    .validate, summary: "Check share-extension bundles and report every problem.", usage: "validate PATH...",
+    description: """
+      Check each share-extension bundle (a *.shareext directory, or its Info.plist) and print
+      one line per problem: FILE: KEY: expected ..., found ...
+      """, operands: [OperandSpec("PATH", repeatable: true, completes: .files)],
+    exitStatus: .summary("0 every bundle is valid (warnings allowed); 1 a bundle has an error; 2 usage."))
+
+  static let install = CommandSpec(
+    .install, summary: "Validate a bundle and install it for this user.", usage: "install BUNDLE",
+    description: """
+      Validate a *.shareext bundle and copy it into $XDG_DATA_HOME/xdg-share/extensions,
+      replacing an earlier copy of the same service.
+      """, operands: [OperandSpec("BUNDLE", completes: .directories)],
+    exitStatus: .summary("0 installed; 1 the bundle is invalid or cannot be copied; 2 usage."))
+
+  static let uninstall = CommandSpec(
+    .uninstall, summary: "Remove a service this user installed.", usage: "uninstall ID",
+    description: """
+      Remove the service ID from $XDG_DATA_HOME/xdg-share/extensions. Services installed for
+      every user cannot be removed here; hide them in ~/.config/xdg-share/settings.ini.
+      """, operands: [OperandSpec("ID", completes: .serviceIDs)],
+    exitStatus: .summary("0 removed; 1 it is installed system-wide; 6 no such service; 2 usage."))
+
+  static let history = CommandSpec(
+    .history, summary: "Show past share requests and how they ended.", usage: "history [--json]",
+    description: """
+      Show every share request recorded in $XDG_STATE_HOME/xdg-share/history, oldest first:
+      its id, when it started, how it ended, the service and what was shared.
+      """,
+    options: [
+      OptionSpec(
+        .json, "--json", help: "Print the records as they are stored, as a JSON array.",
+        brief: "Print the records as JSON")
+    ], exitStatus: .summary("0; 2 usage."))
+
+  static let retry = CommandSpec(
+    .retry, summary: "Run a request that did not complete again.", usage: "retry [--json] ID",
+    description: """
+      Share the items of request ID (or a unique prefix of it) with its service again, as a
+      new request. A request that completed is not repeated.
+      """,
+    options: [
+      OptionSpec(
+        .json, "--json", help: "Print the outcome as JSON, as share --json does.",
+        brief: "Print the outcome as JSON")
+    ], operands: [OperandSpec("ID", completes: .requestIDs)],
+    exitStatus: .summary("as for share; 1 no such request, or it completed."))
+
+  static let group = CommandSpec(
+    .group, summary: "Print an App Group's shared folder.", usage: "group path GROUP",
+    description: """
+      Print the shared folder of the App Group GROUP (group.<reverse-DNS>), creating it. A
+      containing application and its share extension both keep data there; defaults.json in
+      it is their shared key-value store (a JSON object).
+      """,
+    operands: [
+      OperandSpec("ACTION", completes: .words(["path"])), OperandSpec("GROUP", completes: .nothing),
+    ],
+    exitStatus: .summary("0; 1 the folder cannot be made; 2 usage or a malformed group name."))
+
+  static let daemon = CommandSpec(
+    .daemon, summary: "Serve org.xdgshare.Share on the session bus (started by D-Bus activation).",
+    usage: "daemon [--idle-timeout SECONDS]",
+    description: """
+      Own org.xdgshare.Share on the session bus and serve /org/xdgshare/Share (interface
+      org.xdgshare.Share1, documented in org.xdgshare.Share1.xml): list and query services,
+      and share as request objects. Bundles are watched and reloaded as they change. D-Bus
+      starts the service on demand; it exits after SECONDS without calls or requests in
+      flight (default \(Int(Usage.defaultIdleTimeout)); XDG_SHARE_IDLE_TIMEOUT; 0 never).
+      """,
+    options: [
+      OptionSpec(
+        .idleTimeout, "--idle-timeout", "SECONDS",
+        help: "Exit after SECONDS without calls or requests in flight (0: never).",
+        brief: "Seconds without work before the service exits")
+    ], exitStatus: .summary("0 after idling out; 1 no session bus, or the name is taken; 2 usage."))
+
+  static let register = CommandSpec(
+    .register, summary: "Add Share to the right-click menu of every file manager.",
+    usage: "register [--system]",
+    description: """
+      Write a Share entry for the installed services into each file manager's own place
+      (Dolphin, Nautilus, Thunar, Nemo, Caja, PCManFM, PCManFM-Qt) and the D-Bus activation
+      file, for this user (under $XDG_DATA_HOME) or, with --system, for every user (under the
+      first $XDG_DATA_DIRS folder). Prints what it wrote per file manager and anything left
+      to do. install, uninstall and the D-Bus service keep the entries up to date.
+      """,
+    options: [
+      OptionSpec(
+        .system, "--system", help: "Write for every user, under the first $XDG_DATA_DIRS folder.",
+        brief: "Write for every user")
+    ], exitStatus: .summary("0; 1 a file cannot be written; 2 usage."))
+
+  static let unregister = CommandSpec(
+    .unregister, summary: "Remove what register wrote.", usage: "unregister [--system]",
+    description: "Remove exactly the files register wrote, and nothing else.",
+    options: [
+      OptionSpec(
+        .system, "--system", help: "Remove what register --system wrote for every user.",
+        brief: "Remove what was written for every user")
+    ], exitStatus: .summary("0; 1 a file cannot be removed; 2 usage."))
+
+  static let completion = CommandSpec(
+    .completion, summary: "Print the completion script for a shell.", usage: "completion SHELL",
+    description: """
+      Print the completion script of xdg-share for SHELL (bash, zsh or fish), made from the
+      same tables as the command line and this help. install.sh installs them. To try one:
+        source <(xdg-share completion bash)
+      """, operands: [OperandSpec("SHELL", completes: .words(Shell.allCases.map(\.rawValue)))],
+    exitStatus: .summary("0; 2 usage or an unknown shell."), hidden: true)
+
+  static let manual = CommandSpec(
+    .man, summary: "Print the manual page xdg-share(1).", usage: "man",
+    description: """
+      Print the manual page xdg-share(1) in roff, made from the same tables as the command line
+      and this help. Read it with `xdg-share man | man -l -`.
+      """, exitStatus: .summary("0; 2 usage."), hidden: true)
+}
