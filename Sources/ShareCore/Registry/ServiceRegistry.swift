@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The installed share services, found in the extensions folders.
 public struct ServiceRegistry: Sendable {
