@@ -130,7 +130,7 @@ import Testing
     #expect(try ids(result) == ["com.example.anything", "ch.example.hoi", "com.example.text"])
     #expect(
       result.standardError
-        == "\(desktop.userExtensions)/com.example.broken.shareext/Info.plist: NSExtensionActivationSupportsImageWithMaxCount: expected a non-negative integer, found the string \"three\"\n"
+        == "\(desktop.userExtensions)/com.example.broken.shareext/Info.plist:13:110: NSExtensionActivationSupportsImageWithMaxCount: expected a non-negative integer, found the string \"three\"\n"
     )
   }
 

@@ -32,23 +32,19 @@ import Testing
     (
       BundleFixture.dictionary([("NSExtensionActivationSupportsImageWithMaxCount", "<string>three</string>")]
       ),
-      "Info.plist: NSExtensionActivationSupportsImageWithMaxCount: expected a non-negative integer, found the string \"three\""
+      "Info.plist:13:110: NSExtensionActivationSupportsImageWithMaxCount: expected a non-negative integer, found the string \"three\""
     ),
     (
       BundleFixture.dictionary([("NSExtensionActivationSupportsFileWithMaxCount", "<integer>-1</integer>")]),
-      "Info.plist: NSExtensionActivationSupportsFileWithMaxCount: expected a non-negative integer, found the integer -1"
+      "Info.plist:13:109: NSExtensionActivationSupportsFileWithMaxCount: expected a non-negative integer, found the integer -1"
     ),
     (
       BundleFixture.dictionary([("NSExtensionActivationSupportsText", "<string>maybe</string>")]),
-      "Info.plist: NSExtensionActivationSupportsText: expected a boolean, found the string \"maybe\""
-    ),
-    (
-      BundleFixture.dictionary([("NSExtensionActivationSupportsImageWithMaxCont", "<integer>1</integer>")]),
-      "Info.plist: NSExtensionActivationSupportsImageWithMaxCont: unknown key; did you mean NSExtensionActivationSupportsImageWithMaxCount?"
+      "Info.plist:13:97: NSExtensionActivationSupportsText: expected a boolean, found the string \"maybe\""
     ),
     (
       "<array><string>public.image</string></array>",
-      "Info.plist: NSExtensionActivationRule: expected a dictionary or a predicate string, found an array"
+      "Info.plist:13:47: NSExtensionActivationRule: expected a dictionary or a predicate string, found an array"
     ),
   ])
   func brokenRule(_ rule: String, _ expected: String) throws {
@@ -64,7 +60,8 @@ import Testing
         ruleXML: BundleFixture.predicate("SUBQUERY(extensionItems, $x, TRUEPREDICATE).@count == ")))
     #expect(status == 1)
     #expect(lines.count == 1)
-    #expect(lines.first?.hasPrefix("Info.plist: NSExtensionActivationRule: invalid predicate: ") == true)
+    #expect(
+      lines.first?.hasPrefix("Info.plist:13:47: NSExtensionActivationRule: invalid predicate: ") == true)
     #expect(lines.first?.contains("column") == true)
   }
 
@@ -77,8 +74,8 @@ import Testing
     #expect(result.status == 1)
     #expect(
       result.standardOutput == """
-        \(bundle)/Info.plist: CFBundleIdentifier: expected a reverse-DNS identifier of letters, digits, '.' and '-', found the string "com.example/bad id"
-        \(bundle)/Info.plist: CFBundleExecutable: expected an executable file in the bundle, found no such file "program"
+        \(bundle)/Info.plist:5:32: CFBundleIdentifier: expected a reverse-DNS identifier of letters, digits, '.' and '-', found the string "com.example/bad id"
+        \(bundle)/Info.plist:7:32: CFBundleExecutable: expected an executable file in the bundle, found no such file "program"
 
         """)
   }
@@ -99,7 +96,8 @@ import Testing
     var fixture = BundleFixture(id: "com.example.noexec", name: "No exec", ruleXML: Self.truePredicate)
     fixture.executableName = "program"
     let bundle = try fixture.write(into: desktop.files, folder: "noexec")
-    let prefix = "\(bundle)/Info.plist: CFBundleExecutable: expected an executable file in the bundle, found"
+    let prefix =
+      "\(bundle)/Info.plist:7:32: CFBundleExecutable: expected an executable file in the bundle, found"
     chmod("\(bundle)/program", 0o644)
     #expect(
       try Tool.run(["validate", bundle], on: desktop).standardOutput
@@ -150,8 +148,8 @@ import Testing
     #expect(result.status == 1)
     #expect(
       result.standardOutput == """
-        \(bundle)/Info.plist: NSExtensionPointIdentifier: expected "com.apple.share-services", found the string "com.apple.widget-extension"
-        \(bundle)/Info.plist: NSExtensionActivationRule: expected a dictionary or a predicate string, found nothing (the key is missing)
+        \(bundle)/Info.plist:7:40: NSExtensionPointIdentifier: expected "com.apple.share-services", found the string "com.apple.widget-extension"
+        \(bundle)/Info.plist:8:35: NSExtensionActivationRule: expected a dictionary or a predicate string, found nothing (the key is missing)
 
         """)
   }
@@ -164,7 +162,7 @@ import Testing
     #expect(result.status == 1)
     #expect(
       result.standardOutput == """
-        \(bundle)/Info.plist: cannot be read: not a property list
+        \(bundle)/Info.plist:1:6: cannot be read: not a property list: expected '=' or ';' after the key
         \(desktop.files)/nothing.shareext: no such file or directory
 
         """)
@@ -178,8 +176,64 @@ import Testing
     #expect(status == 0)
     #expect(
       lines == [
-        "Info.plist: XDGShareRequiredProgram: warning: unknown key; did you mean XDGShareRequiredPrograms?"
+        "Info.plist:8:37: XDGShareRequiredProgram: warning: unknown key; did you mean XDGShareRequiredPrograms?"
       ])
+  }
+
+  /// Apple's tools install an extension whose rule has a key they do not know (shipped apps carry
+  /// `NSExtensionActivationSupportsPlainText`): a warning with its likely meaning, not an error.
+  @Test func unknownRuleKeysAreWarnings() throws {
+    let (status, lines) = try validate(
+      BundleFixture(
+        id: "com.example.typo", name: "Typo",
+        ruleXML: BundleFixture.dictionary([
+          ("NSExtensionActivationSupportsImageWithMaxCont", "<integer>1</integer>"),
+          ("NSExtensionActivationSupportsPlainText", "<true/>"),
+          ("NSExtensionActivationSupportsText", "<true/>"),
+        ])))
+    #expect(status == 0)
+    #expect(
+      lines == [
+        "Info.plist:13:109: NSExtensionActivationSupportsImageWithMaxCont: warning: unknown key; did you mean NSExtensionActivationSupportsImageWithMaxCount?",
+        "Info.plist:13:178: NSExtensionActivationSupportsPlainText: warning: unknown key; did you mean NSExtensionActivationSupportsText?",
+      ])
+  }
+
+  /// The position is that of the value, counted after comments of several lines and CRLF ends.
+  @Test func anXMLProblemSaysLineAndColumn() throws {
+    let bundle = try BundleFixture(id: "com.example.where", name: "Where", ruleXML: Self.truePredicate)
+      .write(into: desktop.files, folder: "where")
+    try """
+    <?xml version="1.0" encoding="UTF-8"?>\r
+    <!-- a comment\r
+         of three\r
+         lines -->\r
+    <plist version="1.0"><dict>\r
+      <key>CFBundleIdentifier</key>\r
+      \t<string>com.example.where</string>\r
+      <key>CFBundleName</key>  <integer>7</integer>\r
+    </dict></plist>\r
+
+    """.write(toFile: "\(bundle)/Info.plist", atomically: true, encoding: .utf8)
+    let result = try Tool.run(["validate", bundle], on: desktop)
+    #expect(result.status == 1)
+    #expect(
+      result.standardOutput.split(separator: "\n").first
+        == "\(bundle)/Info.plist:8:28: CFBundleName: expected a string, found the integer 7")
+  }
+
+  @Test func contentAfterTheRootIsRefused() throws {
+    let bundle = try BundleFixture(id: "com.example.after", name: "After", ruleXML: Self.truePredicate)
+      .write(into: desktop.files, folder: "after")
+    let path = "\(bundle)/Info.plist"
+    let plist = try String(contentsOfFile: path, encoding: .utf8)
+    try (plist + "\n<!-- allowed --><?allowed too?>\n  <dict/>\n").write(
+      toFile: path, atomically: true, encoding: .utf8)
+    let result = try Tool.run(["validate", bundle], on: desktop)
+    #expect(result.status == 1)
+    #expect(
+      result.standardOutput
+        == "\(path):18:3: cannot be read: not a property list: content after the root element\n")
   }
 
   @Test func binaryPropertyListLoads() throws {

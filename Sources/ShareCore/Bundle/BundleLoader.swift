@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Loads `*.shareext` bundles: reads and checks `Info.plist`, parses the activation rule once,
 /// and picks the localized name.
@@ -25,11 +25,27 @@ public struct BundleLoader: Sendable {
   }
 }
 
+/// One dictionary of an Info.plist and its key path from the root, so that a problem with one of
+/// its keys can say where in the file it is.
+private struct Scope {
+  var values: [String: PropertyListValue]
+  var path: [String]
+
+  subscript(key: String) -> PropertyListValue? { values[key] }
+
+  /// The scope of the dictionary under `key`.
+  func nested(_ key: String, _ values: [String: PropertyListValue]) -> Scope {
+    Scope(values: values, path: path + [key])
+  }
+}
+
 /// Reads one Info.plist, collecting problems as it goes.
 private struct ManifestReader {
   let bundlePath: String
   let plistPath: String
   var problems: [BundleProblem] = []
+  /// Where the values of a text Info.plist are, by key path.
+  var positions: [[String]: TextPosition] = [:]
 
   /// The largest Info.plist read; real ones are a few kilobytes.
   static let maximumPlistSize = 1 << 20
@@ -41,16 +57,28 @@ private struct ManifestReader {
     self.plistPath = trimmed + "/Info.plist"
   }
 
+  /// Reports a problem with `key` of `scope`, placed at its value, or, when the key is missing, at
+  /// the dictionary it belongs in; `index` places it at one element of an array.
   mutating func report(
-    _ key: String?, _ kind: BundleProblem.Kind, _ severity: BundleProblem.Severity = .error
+    _ key: String, in scope: Scope, _ kind: BundleProblem.Kind, _ severity: BundleProblem.Severity = .error,
+    index: Int? = nil
   ) {
-    problems.append(BundleProblem(file: plistPath, key: key, kind: kind, severity: severity))
+    var path = scope.path
+    if case .missingKey = kind {} else { path.append(key) }
+    if let index { path.append(String(index)) }
+    problems.append(
+      BundleProblem(file: plistPath, key: key, kind: kind, severity: severity, position: positions[path]))
+  }
+
+  /// Reports a problem with the whole file.
+  mutating func report(_ kind: BundleProblem.Kind, position: TextPosition? = nil) {
+    problems.append(BundleProblem(file: plistPath, kind: kind, position: position))
   }
 
   mutating func read(languages: [String]) -> ShareService? {
-    var isDirectory: ObjCBool = false
+    var isDirectory = false
     let exists = FileManager.default.fileExists(atPath: bundlePath, isDirectory: &isDirectory)
-    guard exists, isDirectory.boolValue else {
+    guard exists, isDirectory else {
       problems.append(BundleProblem(file: bundlePath, kind: .notABundle(exists: exists)))
       return nil
     }
@@ -62,37 +90,39 @@ private struct ManifestReader {
     let attributes = try? FileManager.default.attributesOfItem(
       atPath: URL(fileURLWithPath: plistPath).resolvingSymlinksInPath().path)
     guard let attributes else {
-      report(nil, .missingFile(expected: .fileInBundle, name: "Info.plist"))
+      report(.missingFile(expected: .fileInBundle, name: "Info.plist"))
       return nil
     }
     guard attributes[.type] as? FileAttributeType == .typeRegular,
-      (attributes[.size] as? NSNumber)?.intValue ?? 0 <= Self.maximumPlistSize
+      Self.size(attributes[.size]) <= Self.maximumPlistSize
     else {
-      report(nil, .unreadable("expected a regular file of at most 1 MiB"))
+      report(.unreadable("expected a regular file of at most 1 MiB"))
       return nil
     }
     guard let data = FileManager.default.contents(atPath: plistPath) else {
-      report(nil, .unreadable("permission denied"))
+      report(.unreadable("permission denied"))
       return nil
     }
-    let root: [String: PropertyListValue]
+    let document: PropertyListDocument
     do {
-      guard let dictionary = try PropertyListValue.parse(data).dictionaryValue else {
-        report(nil, .unreadable("the top level is not a dictionary"))
-        return nil
-      }
-      root = dictionary
+      document = try PropertyListReader.read([UInt8](data))
     } catch {
-      report(nil, .unreadable("not a property list"))
+      report(.malformedPropertyList(error), position: error.position)
       return nil
     }
+    positions = document.positions
+    guard let values = document.value.dictionaryValue else {
+      report(.unreadable("the top level is not a dictionary"), position: positions[[]])
+      return nil
+    }
+    let root = Scope(values: values, path: [])
 
     let id = identifier(in: root)
     let strings = Localization.strings(inBundle: bundlePath, languages: languages)
     let displayName = string(root, InfoPlistKey.displayName)
     let bundleName = string(root, InfoPlistKey.name)
     if displayName == nil && bundleName == nil {
-      report(InfoPlistKey.name, .missingKey(expected: .string))
+      report(InfoPlistKey.name, in: root, .missingKey(expected: .string))
     }
     let name =
       strings[InfoPlistKey.displayName] ?? strings[InfoPlistKey.name] ?? displayName ?? bundleName ?? id ?? ""
@@ -102,12 +132,17 @@ private struct ManifestReader {
     let description = strings[InfoPlistKey.description] ?? string(root, InfoPlistKey.description)
     let requirements = Requirements(
       programs: stringArray(
-        root, InfoPlistKey.requiredPrograms, expected: .programName, valid: Self.isProgramName),
-      busNames: stringArray(root, InfoPlistKey.requiredBusNames, expected: .busName, valid: Self.isBusName))
-    let groups = stringArray(root, InfoPlistKey.applicationGroups, expected: .string, valid: Self.isGroupName)
+        root, InfoPlistKey.requiredPrograms, expected: .programName, valid: InfoPlistForm.isProgramName),
+      busNames: stringArray(
+        root, InfoPlistKey.requiredBusNames, expected: .busName, valid: InfoPlistForm.isBusName))
+    let groups = stringArray(
+      root, InfoPlistKey.applicationGroups, expected: .string, valid: InfoPlistForm.isGroupName)
     let timeout = positiveNumber(root, InfoPlistKey.timeout)
-    for key in root.keys.sorted() where key.hasPrefix("XDGShare") && !InfoPlistKey.linuxKeys.contains(key) {
-      report(key, .unknownKey(suggestion: Suggestion.nearest(to: key, in: InfoPlistKey.linuxKeys)), .warning)
+    for key in root.values.keys.sorted()
+    where key.hasPrefix("XDGShare") && !InfoPlistKey.linuxKeys.contains(key) {
+      report(
+        key, in: root, .unknownKey(suggestion: Suggestion.nearest(to: key, in: InfoPlistKey.linuxKeys)),
+        .warning)
     }
 
     guard let id, let executable, let rule else { return nil }
@@ -120,104 +155,118 @@ private struct ManifestReader {
 
   // MARK: Keys
 
-  mutating func identifier(in root: [String: PropertyListValue]) -> String? {
+  mutating func identifier(in root: Scope) -> String? {
     guard let value = root[InfoPlistKey.identifier] else {
-      report(InfoPlistKey.identifier, .missingKey(expected: .bundleIdentifier))
+      report(InfoPlistKey.identifier, in: root, .missingKey(expected: .bundleIdentifier))
       return nil
     }
-    guard case .string(let id) = value, Self.isBundleIdentifier(id) else {
-      report(InfoPlistKey.identifier, .unexpectedValue(expected: .bundleIdentifier, found: value))
+    guard case .string(let id) = value, InfoPlistForm.isBundleIdentifier(id) else {
+      report(InfoPlistKey.identifier, in: root, .unexpectedValue(expected: .bundleIdentifier, found: value))
       return nil
     }
     return id
   }
 
-  mutating func executablePath(in root: [String: PropertyListValue]) -> String? {
+  mutating func executablePath(in root: Scope) -> String? {
     guard let name = requiredString(root, InfoPlistKey.executable) else { return nil }
-    guard Self.isRelativeInside(name) else {
+    guard InfoPlistForm.isRelativeInside(name) else {
       report(
-        InfoPlistKey.executable, .unexpectedValue(expected: .executableFileInBundle, found: .string(name)))
+        InfoPlistKey.executable, in: root,
+        .unexpectedValue(expected: .executableFileInBundle, found: .string(name)))
       return nil
     }
     let path = bundlePath + "/" + name
-    var isDirectory: ObjCBool = false
+    var isDirectory = false
     let found: BundleProblem.FileFinding
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-      if !isDirectory.boolValue, FileManager.default.isExecutableFile(atPath: path) { return path }
-      found = isDirectory.boolValue ? .directory : .notExecutable
+      if !isDirectory, FileManager.default.isExecutableFile(atPath: path) { return path }
+      found = isDirectory ? .directory : .notExecutable
     } else if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
       found = .danglingLink(target: target)
     } else {
       found = .nothing
     }
-    report(InfoPlistKey.executable, .missingFile(expected: .executableFileInBundle, name: name, found: found))
+    report(
+      InfoPlistKey.executable, in: root,
+      .missingFile(expected: .executableFileInBundle, name: name, found: found))
     return nil
   }
 
-  mutating func icon(in root: [String: PropertyListValue]) -> String {
+  mutating func icon(in root: Scope) -> String {
     if let file = string(root, InfoPlistKey.iconFile) {
       let path = bundlePath + "/" + file
-      if Self.isRelativeInside(file), FileManager.default.fileExists(atPath: path) { return path }
-      report(InfoPlistKey.iconFile, .missingFile(expected: .fileInBundle, name: file), .warning)
+      if InfoPlistForm.isRelativeInside(file), FileManager.default.fileExists(atPath: path) { return path }
+      report(InfoPlistKey.iconFile, in: root, .missingFile(expected: .fileInBundle, name: file), .warning)
     }
     return string(root, InfoPlistKey.iconName) ?? ShareService.defaultIcon
   }
 
-  mutating func activationRule(in root: [String: PropertyListValue]) -> ActivationRule? {
+  mutating func activationRule(in root: Scope) -> ActivationRule? {
     guard let extensionValue = root[InfoPlistKey.extensionDictionary] else {
-      report(InfoPlistKey.extensionDictionary, .missingKey(expected: .dictionary))
+      report(InfoPlistKey.extensionDictionary, in: root, .missingKey(expected: .dictionary))
       return nil
     }
-    guard let nsExtension = extensionValue.dictionaryValue else {
-      report(InfoPlistKey.extensionDictionary, .unexpectedValue(expected: .dictionary, found: extensionValue))
+    guard let extensionValues = extensionValue.dictionaryValue else {
+      report(
+        InfoPlistKey.extensionDictionary, in: root,
+        .unexpectedValue(expected: .dictionary, found: extensionValue))
       return nil
     }
+    let nsExtension = root.nested(InfoPlistKey.extensionDictionary, extensionValues)
     switch nsExtension[InfoPlistKey.extensionPoint] {
     case .string(InfoPlistKey.shareServicesExtensionPoint): break
     case nil:
       report(
-        InfoPlistKey.extensionPoint, .missingKey(expected: .value(InfoPlistKey.shareServicesExtensionPoint)))
+        InfoPlistKey.extensionPoint, in: nsExtension,
+        .missingKey(expected: .value(InfoPlistKey.shareServicesExtensionPoint)))
     case let other?:
       report(
-        InfoPlistKey.extensionPoint,
+        InfoPlistKey.extensionPoint, in: nsExtension,
         .unexpectedValue(expected: .value(InfoPlistKey.shareServicesExtensionPoint), found: other))
     }
     guard let attributesValue = nsExtension[InfoPlistKey.extensionAttributes] else {
-      report(InfoPlistKey.extensionAttributes, .missingKey(expected: .dictionary))
+      report(InfoPlistKey.extensionAttributes, in: nsExtension, .missingKey(expected: .dictionary))
       return nil
     }
-    guard let attributes = attributesValue.dictionaryValue else {
+    guard let attributeValues = attributesValue.dictionaryValue else {
       report(
-        InfoPlistKey.extensionAttributes, .unexpectedValue(expected: .dictionary, found: attributesValue))
+        InfoPlistKey.extensionAttributes, in: nsExtension,
+        .unexpectedValue(expected: .dictionary, found: attributesValue))
       return nil
     }
+    let attributes = nsExtension.nested(InfoPlistKey.extensionAttributes, attributeValues)
     switch attributes[InfoPlistKey.activationRule] {
     case nil:
-      report(InfoPlistKey.activationRule, .missingKey(expected: .ruleDictionaryOrPredicate))
+      report(InfoPlistKey.activationRule, in: attributes, .missingKey(expected: .ruleDictionaryOrPredicate))
       return nil
     case .string(let source)?:
       do {
         let predicate = try PredicateParser.parse(source)
-        if predicate == .constant(false) { report(InfoPlistKey.activationRule, .acceptsNothing, .warning) }
+        if predicate == .constant(false) {
+          report(InfoPlistKey.activationRule, in: attributes, .acceptsNothing, .warning)
+        }
         return .predicate(predicate)
       } catch {
-        report(InfoPlistKey.activationRule, .predicateSyntax(error))
+        report(InfoPlistKey.activationRule, in: attributes, .predicateSyntax(error))
         return nil
       }
     case .dictionary(let dictionary)?:
-      return dictionaryRule(dictionary)
+      return dictionaryRule(attributes, attributes.nested(InfoPlistKey.activationRule, dictionary))
     case let other?:
       report(
-        InfoPlistKey.activationRule, .unexpectedValue(expected: .ruleDictionaryOrPredicate, found: other))
+        InfoPlistKey.activationRule, in: attributes,
+        .unexpectedValue(expected: .ruleDictionaryOrPredicate, found: other))
       return nil
     }
   }
 
-  mutating func dictionaryRule(_ rule: [String: PropertyListValue]) -> ActivationRule? {
-    let before = problems.count
+  /// The dictionary form of the rule. A key it does not know is a warning, as on iOS, which
+  /// installs such extensions (shipped apps carry `NSExtensionActivationSupportsPlainText`).
+  mutating func dictionaryRule(_ attributes: Scope, _ rule: Scope) -> ActivationRule? {
+    let errorsBefore = problems.count { $0.severity == .error }
     typealias Key = InfoPlistKey.Rule
-    for key in rule.keys.sorted() where !Key.all.contains(key) {
-      report(key, .unknownKey(suggestion: Suggestion.nearest(to: key, in: Key.all)))
+    for key in rule.values.keys.sorted() where !Key.all.contains(key) {
+      report(key, in: rule, .unknownKey(suggestion: Suggestion.nearest(to: key, in: Key.all)), .warning)
     }
     let result = DictionaryRule(
       maxAttachments: count(rule, Key.maxAttachments), minAttachments: count(rule, Key.minAttachments),
@@ -225,132 +274,105 @@ private struct ManifestReader {
       maxMovies: count(rule, Key.maxMovies), supportsText: boolean(rule, Key.supportsText) ?? false,
       maxWebURLs: count(rule, Key.maxWebURLs), maxWebPages: count(rule, Key.maxWebPages),
       version: count(rule, Key.version) ?? 1, usesStrictMatching: boolean(rule, Key.strictMatching) ?? false)
-    guard problems.count == before else { return nil }
+    guard problems.count(where: { $0.severity == .error }) == errorsBefore else { return nil }
     let counts = [
       result.maxAttachments, result.maxFiles, result.maxImages, result.maxMovies, result.maxWebURLs,
       result.maxWebPages,
     ]
     if !result.supportsText, counts.allSatisfy({ ($0 ?? 0) == 0 }) {
-      report(InfoPlistKey.activationRule, .acceptsNothing, .warning)
+      report(InfoPlistKey.activationRule, in: attributes, .acceptsNothing, .warning)
     }
     return .dictionary(result)
   }
 
   // MARK: Typed reads
 
-  mutating func string(_ dictionary: [String: PropertyListValue], _ key: String) -> String? {
-    switch dictionary[key] {
+  mutating func string(_ scope: Scope, _ key: String) -> String? {
+    switch scope[key] {
     case nil: return nil
     case .string(let value)?: return value
     case let other?:
-      report(key, .unexpectedValue(expected: .string, found: other))
+      report(key, in: scope, .unexpectedValue(expected: .string, found: other))
       return nil
     }
   }
 
-  mutating func requiredString(_ dictionary: [String: PropertyListValue], _ key: String) -> String? {
-    guard dictionary[key] != nil else {
-      report(key, .missingKey(expected: .string))
+  mutating func requiredString(_ scope: Scope, _ key: String) -> String? {
+    guard scope[key] != nil else {
+      report(key, in: scope, .missingKey(expected: .string))
       return nil
     }
-    return string(dictionary, key)
+    return string(scope, key)
   }
 
   /// A non-negative integer. Like Apple's `integerValue`, a string of digits is accepted too.
-  mutating func count(_ dictionary: [String: PropertyListValue], _ key: String) -> Int? {
-    switch dictionary[key] {
+  mutating func count(_ scope: Scope, _ key: String) -> Int? {
+    switch scope[key] {
     case nil: return nil
     case .integer(let value)? where value >= 0: return value
     case .string(let text)?
     where !text.isEmpty && text.allSatisfy(\.isASCII) && Int(text).map({ $0 >= 0 }) == true:
       return Int(text)
     case let other?:
-      report(key, .unexpectedValue(expected: .nonNegativeInteger, found: other))
+      report(key, in: scope, .unexpectedValue(expected: .nonNegativeInteger, found: other))
       return nil
     }
   }
 
   /// A boolean. Like Apple's `boolValue`, 0/1 and the strings YES/NO/true/false are accepted too.
-  mutating func boolean(_ dictionary: [String: PropertyListValue], _ key: String) -> Bool? {
-    switch dictionary[key] {
+  mutating func boolean(_ scope: Scope, _ key: String) -> Bool? {
+    switch scope[key] {
     case nil: return nil
     case .boolean(let value)?: return value
     case .integer(let value)? where value == 0 || value == 1: return value == 1
     case .string(let text)? where ["yes", "true", "1", "no", "false", "0"].contains(text.lowercased()):
       return ["yes", "true", "1"].contains(text.lowercased())
     case let other?:
-      report(key, .unexpectedValue(expected: .boolean, found: other))
+      report(key, in: scope, .unexpectedValue(expected: .boolean, found: other))
       return nil
     }
   }
 
-  mutating func positiveNumber(_ dictionary: [String: PropertyListValue], _ key: String) -> Double? {
-    switch dictionary[key] {
+  mutating func positiveNumber(_ scope: Scope, _ key: String) -> Double? {
+    switch scope[key] {
     case nil: return nil
     case .integer(let value)? where value > 0: return Double(value)
     case .real(let value)? where value > 0 && value.isFinite: return value
     case let other?:
-      report(key, .unexpectedValue(expected: .positiveNumber, found: other))
+      report(key, in: scope, .unexpectedValue(expected: .positiveNumber, found: other))
       return nil
     }
   }
 
   mutating func stringArray(
-    _ dictionary: [String: PropertyListValue], _ key: String, expected: BundleProblem.Expectation,
-    valid: (String) -> Bool
+    _ scope: Scope, _ key: String, expected: BundleProblem.Expectation, valid: (String) -> Bool
   ) -> [String] {
-    switch dictionary[key] {
+    switch scope[key] {
     case nil: return []
     case .array(let values)?:
       var strings: [String] = []
-      for value in values {
+      for (index, value) in values.enumerated() {
         guard case .string(let string) = value, valid(string) else {
-          report(key, .unexpectedValue(expected: expected, found: value))
+          report(key, in: scope, .unexpectedValue(expected: expected, found: value), index: index)
           continue
         }
         strings.append(string)
       }
       return strings
     case let other?:
-      report(key, .unexpectedValue(expected: .arrayOfStrings, found: other))
+      report(key, in: scope, .unexpectedValue(expected: .arrayOfStrings, found: other))
       return []
     }
   }
 
-  // MARK: Forms
-
-  /// Reverse-DNS: letters, digits, `.` and `-`, no empty component.
-  static func isBundleIdentifier(_ id: String) -> Bool {
-    !id.isEmpty && id.utf8.count <= 255
-      && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
-      && !id.split(separator: ".", omittingEmptySubsequences: false).contains { $0.isEmpty }
-  }
-
-  /// A program name or `a|b` alternatives, each without a slash.
-  static func isProgramName(_ name: String) -> Bool {
-    name.split(separator: "|", omittingEmptySubsequences: false).allSatisfy {
-      !$0.isEmpty && !$0.contains("/") && !$0.contains(where: \.isWhitespace)
+  /// A file size as `attributesOfItem` gives it (its type differs between Foundation versions).
+  static func size(_ value: Any?) -> Int {
+    switch value {
+    case let size as Int: size
+    case let size as UInt: Int(clamping: size)
+    case let size as Int64: Int(clamping: size)
+    case let size as UInt64: Int(clamping: size)
+    default: 0
     }
-  }
-
-  /// A well-known D-Bus name (the specification's rules).
-  static func isBusName(_ name: String) -> Bool {
-    let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-    return name.utf8.count <= 255 && parts.count >= 2
-      && parts.allSatisfy { part in
-        guard let first = part.first, !first.isNumber else { return false }
-        return part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
-      }
-  }
-
-  /// App Group names as Apple spells them: `group.` and a reverse-DNS name.
-  static func isGroupName(_ name: String) -> Bool {
-    name.hasPrefix("group.") && isBundleIdentifier(name)
-  }
-
-  /// A relative path that stays inside the bundle.
-  static func isRelativeInside(_ name: String) -> Bool {
-    !name.isEmpty && !name.hasPrefix("/")
-      && !name.split(separator: "/").contains { $0 == ".." }
   }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Chooses a bundle's localization the way gettext chooses a catalog.
 public enum Localization {
@@ -46,23 +46,16 @@ public enum Localization {
     "nl": "Dutch",
   ]
 
-  /// The strings of the first `<language>.lproj/InfoPlist.strings` found in the bundle.
+  /// The strings of the first `<language>.lproj/InfoPlist.strings` found in the bundle: a strings
+  /// file (UTF-8, or UTF-16 with a byte-order mark), or an XML or binary property list. A file that
+  /// cannot be read is skipped, as if it were not there.
   static func strings(inBundle bundlePath: String, languages: [String]) -> [String: String] {
     for language in languages {
       let path = "\(bundlePath)/\(language).lproj/InfoPlist.strings"
       guard let data = FileManager.default.contents(atPath: path) else { continue }
-      guard case .dictionary(let table)? = try? PropertyListValue.parse(utf8(data)) else { continue }
+      guard case .dictionary(let table)? = try? PropertyListReader.read([UInt8](data)).value else { continue }
       return table.compactMapValues(\.stringValue)
     }
     return [:]
-  }
-
-  /// `.strings` files are often UTF-16 with a byte-order mark; the parser wants UTF-8.
-  private static func utf8(_ data: Data) -> Data {
-    let bytes = [UInt8](data.prefix(2))
-    guard bytes == [0xFF, 0xFE] || bytes == [0xFE, 0xFF],
-      let text = String(data: data, encoding: .utf16)
-    else { return data }
-    return Data(text.utf8)
   }
 }

@@ -46,8 +46,11 @@ public struct BundleProblem: Error, Hashable, Sendable {
     case predicateSyntax(PredicateSyntaxError)
     /// A file named by a key does not exist or cannot be used as it is.
     case missingFile(expected: Expectation, name: String, found: FileFinding = .nothing)
-    /// The file cannot be read or is no property list.
+    /// The file cannot be read.
     case unreadable(String)
+    /// The file is no property list: why, and where (a byte offset for binary property lists;
+    /// a text position is also the problem's ``BundleProblem/position``).
+    case malformedPropertyList(PropertyListError)
     /// The path is no `*.shareext` directory (`exists`: something else is there).
     case notABundle(exists: Bool = true)
     /// Another bundle earlier in the search path has the same identifier.
@@ -62,11 +65,17 @@ public struct BundleProblem: Error, Hashable, Sendable {
   public var key: String?
   public var kind: Kind
   public var severity: Severity
+  /// Where in the file, when it is a text property list and the place is known: the value of
+  /// `key`, the dictionary a missing key belongs in, or the syntax error.
+  public var position: TextPosition?
 
-  public init(file: String, key: String? = nil, kind: Kind, severity: Severity = .error) {
+  public init(
+    file: String, key: String? = nil, kind: Kind, severity: Severity = .error, position: TextPosition? = nil
+  ) {
     self.file = file
     self.key = key
     self.kind = kind
     self.severity = severity
+    self.position = position
   }
 }

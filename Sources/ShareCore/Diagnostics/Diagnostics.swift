@@ -1,8 +1,12 @@
-/// All wording of bundle problems, in one place: `path: key: message`.
+/// All wording of bundle problems, in one place: `path:line:column: key: message`, the position
+/// as compilers print it when it is known.
 public enum Diagnostics {
-  /// One line for a terminal: `x.shareext/Info.plist: KEY: expected …, found …`.
+  /// One line for a terminal: `x.shareext/Info.plist:12:5: KEY: expected …, found …`.
   public static func line(for problem: BundleProblem) -> String {
     var parts = [problem.file]
+    if let position = problem.position {
+      parts[0] += ":\(position.line):\(position.column)"
+    }
     if let key = problem.key { parts.append(key) }
     let message = self.message(for: problem.kind)
     parts.append(problem.severity == .warning ? "warning: " + message : message)
@@ -32,6 +36,8 @@ public enum Diagnostics {
       "expected \(describe(expected)), found \(quoted(name)) without permission to run it (chmod +x)"
     case .unreadable(let reason):
       "cannot be read: \(reason)"
+    case .malformedPropertyList(let error):
+      "cannot be read: not a property list: \(message(for: error))"
     case .notABundle(exists: true):
       "expected a directory named *.shareext"
     case .notABundle(exists: false):
@@ -40,6 +46,86 @@ public enum Diagnostics {
       "this rule accepts nothing, so the service is never offered (name what it takes, e.g. NSExtensionActivationSupportsImageWithMaxCount)"
     case .shadowed(let first):
       "skipped: \(first) has the same identifier and comes first"
+    }
+  }
+
+  /// Why a property list cannot be read; a binary one's byte offset is part of the message, a
+  /// text one's line and column are the problem's position.
+  public static func message(for error: PropertyListError) -> String {
+    let reason = message(for: error.reason)
+    guard case .byte(let offset) = error.location else { return reason }
+    return "\(reason) (at byte \(offset))"
+  }
+
+  static func message(for reason: PropertyListError.Reason) -> String {
+    switch reason {
+    case .empty: "the file holds no value"
+    case .unsupportedEncoding(let name): "unsupported encoding \(quoted(name)) (expected UTF-8 or UTF-16)"
+    case .invalidText(let encoding): "bytes that are not valid \(encoding)"
+    case .tooDeep(let limit): "arrays and dictionaries nested more than \(limit) deep"
+    case .unexpectedEnd(.value): "the file ends where a value was expected"
+    case .unexpectedEnd(let construct): "the file ends inside \(describe(construct))"
+    case .integerOutOfRange(let text): "the integer \(text) does not fit in 64 bits"
+    case .unexpectedText(let text): "expected a tag, found \(quoted(text))"
+    case .unknownElement(let name): "unknown element <\(name)>"
+    case .mismatchedCloseTag(let expected, let found?): "expected </\(expected)>, found </\(found)>"
+    case .mismatchedCloseTag(let expected, nil): "expected </\(expected)>"
+    case .contentAfterRoot: "content after the root element"
+    case .missingValue(let key): "the key \(quoted(key)) has no value"
+    case .expectedKey(let found): "expected <key>, found <\(found)>"
+    case .emptyPlist: "<plist> holds no value"
+    case .extraValueInPlist: "<plist> holds more than one value"
+    case .malformedTag: "malformed tag"
+    case .emptyElement(let name): "<\(name)> is empty"
+    case .unknownEntity(let name): "unknown entity &\(name); (expected &lt; &gt; &amp; &apos; &quot; or &#…;)"
+    case .invalidCharacterReference(let reference): "\(reference) names no Unicode character"
+    case .invalidContent(let element, let text):
+      "invalid <\(element)> \(quoted(text)) (expected \(contentForm(element)))"
+    case .expected(let token): "expected \(describe(token))"
+    case .invalidHexData: "invalid hex data (expected pairs of hex digits)"
+    case .damagedTrailer: "the binary property list's header or trailer is damaged"
+    case .offsetOutOfRange(let offset): "offset \(offset) lies outside the object table"
+    case .referenceOutOfRange(let reference): "object \(reference) is referred to but does not exist"
+    case .cycle: "an array or dictionary contains itself"
+    case .countTooLarge(let count): "a count of \(count) is larger than the file"
+    case .unsupportedObject(let marker):
+      "unsupported object type 0x\(marker < 0x10 ? "0" : "")\(String(marker, radix: 16, uppercase: true))"
+    case .nonStringKey: "a dictionary key is not a string"
+    case .tooManyValues(let limit): "more than \(limit) values once shared objects are counted"
+    }
+  }
+
+  private static func describe(_ construct: PropertyListError.Construct) -> String {
+    switch construct {
+    case .comment: "a comment"
+    case .cdata: "a CDATA section"
+    case .processingInstruction: "a processing instruction"
+    case .doctype: "the DOCTYPE"
+    case .tag: "a tag"
+    case .entity: "an entity reference"
+    case .element(let name): "<\(name)>"
+    case .quotedString: "a quoted string"
+    case .hexData: "hex data"
+    case .value: "a value"
+    }
+  }
+
+  private static func describe(_ token: PropertyListError.Token) -> String {
+    switch token {
+    case .value: "a value"
+    case .key: "a key"
+    case .equalsOrSemicolon: "'=' or ';' after the key"
+    case .semicolon: "';' after the value"
+    case .commaOrClosingParenthesis: "',' or ')' after the array element"
+    }
+  }
+
+  private static func contentForm(_ element: String) -> String {
+    switch element {
+    case "integer": "a decimal or 0x-hexadecimal integer"
+    case "real": "a decimal number"
+    case "date": "YYYY-MM-DDTHH:MM:SSZ"
+    default: "base64"
     }
   }
 
