@@ -63,7 +63,7 @@ enum HistoryCommands {
       try FileManager.default.createDirectory(
         atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     } catch {
-      context.output.error(Wording.describe(.cannotCreate(path, reason: error.localizedDescription)))
+      context.output.error(Wording.describe(.cannotCreate(path, reason: Wording.reason(error))))
       return .failure
     }
     context.output.line(path)

@@ -43,7 +43,7 @@ enum InstallCommands {
       try replace(destination, with: staging)
     } catch {
       try? files.removeItem(atPath: staging)
-      let reason = error is CopyDoesNotLoad ? Wording.copyDoesNotLoad : error.localizedDescription
+      let reason = error is CopyDoesNotLoad ? Wording.copyDoesNotLoad : Wording.reason(error)
       context.output.error(
         Wording.describe(.cannotInstall(service.id, into: destinationFolder, reason: reason)))
       return .failure
@@ -68,9 +68,8 @@ enum InstallCommands {
   static func anchorOutwardLinks(in copy: String, copiedFrom source: String) throws -> [(String, String)] {
     let files = FileManager.default
     let bundle = URL(fileURLWithPath: source).resolvingSymlinksInPath().path
-    guard let walker = files.enumerator(atPath: copy) else { return [] }
     var anchored: [(String, String)] = []
-    for case let relative as String in walker {
+    for relative in try files.subpathsOfDirectory(atPath: copy) {
       let link = copy + "/" + relative
       guard let target = try? files.destinationOfSymbolicLink(atPath: link), !target.hasPrefix("/") else {
         continue
@@ -103,7 +102,7 @@ enum InstallCommands {
         try FileManager.default.moveItem(atPath: bundle, toPath: doomed)
         try FileManager.default.removeItem(atPath: doomed)
       } catch {
-        context.output.error(Wording.describe(.cannotRemove(bundle, reason: error.localizedDescription)))
+        context.output.error(Wording.describe(.cannotRemove(bundle, reason: Wording.reason(error))))
         return .failure
       }
       context.output.line(Wording.removed(bundle))

@@ -1,5 +1,7 @@
+import FoundationEssentials
 import ShareCore
 import ShareHost
+import SharePOSIX
 import ShareProtocol
 
 /// Wording of what the command line reports at run time (bundle problems: ``Diagnostics``;
@@ -161,5 +163,21 @@ enum Wording {
         "cannot record the request, so it was not started: \(failure.file): \(failure.reasonText)", .failure
       )
     }
+  }
+}
+
+extension Wording {
+  /// Why a file operation failed, as the C library words it: FileManager's errors carry the
+  /// system's error number underneath.
+  static func reason(_ error: any Error) -> String {
+    if let system = error as? SystemError { return system.reason }
+    if let cocoa = error as? CocoaError {
+      if let posix = cocoa.userInfo["NSUnderlyingError"] as? POSIXError {
+        return SystemError(call: "", errno: posix.code.rawValue).reason
+      }
+      return "error \(cocoa.code.rawValue)"
+    }
+    if let posix = error as? POSIXError { return SystemError(call: "", errno: posix.code.rawValue).reason }
+    return "\(error)"
   }
 }

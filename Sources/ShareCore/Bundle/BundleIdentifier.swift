@@ -1,12 +1,14 @@
-import Foundation
+import FoundationEssentials
 
 extension BundleLoader {
   /// The `CFBundleIdentifier` a bundle's `Info.plist` names, whether or not the bundle is valid;
   /// nil when it names none or cannot be read.
   public static func declaredIdentifier(ofBundleAt path: String) -> String? {
     guard let data = FileManager.default.contents(atPath: path + "/Info.plist"),
-      let root = try? PropertyListValue.parse(data)
+      let document = try? PropertyListReader.read(Array(data)),
+      case .dictionary(let root) = document.value,
+      case .string(let identifier)? = root[InfoPlistKey.identifier]
     else { return nil }
-    return root.dictionaryValue?[InfoPlistKey.identifier]?.stringValue
+    return identifier
   }
 }
