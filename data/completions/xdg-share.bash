@@ -61,7 +61,7 @@ _xdg_share_operand() {
 _xdg_share_options() {
   options=
   case $1 in
-    share) options='--service --text --url --json --help --' ;;
+    share) options='--service --picker --text --url --json --help --' ;;
     list) options='--text --url --json --help --' ;;
     validate) options='--help' ;;
     install) options='--help' ;;
@@ -90,7 +90,7 @@ _xdg_share() {
   # The first word: a command, or the start of the short form of share (an option or a file).
   if ((cword == 1)) && [[ $split == false ]]; then
     if [[ $cur == -* ]]; then
-      COMPREPLY=($(compgen -W '--help --version --service --text --url --json --' -- "$cur"))
+      COMPREPLY=($(compgen -W '--help --version --service --picker --text --url --json --' -- "$cur"))
     else
       COMPREPLY=($(compgen -W 'share list validate install uninstall history retry group daemon register unregister completion man' -- "$cur"))
       _xdg_share_files

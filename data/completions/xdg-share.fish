@@ -92,6 +92,7 @@ complete -c xdg-share -n '__xdg_share_option_of - share list validate install un
 
 # share
 complete -c xdg-share -n '__xdg_share_option_of - share' -l service -x -a '(__xdg_share_services)' -d 'The service to share with'
+complete -c xdg-share -n '__xdg_share_option_of - share' -l picker -d 'Choose in the share sheet'
 complete -c xdg-share -n '__xdg_share_option_of - share' -l text -x -d 'Share a piece of text'
 complete -c xdg-share -n '__xdg_share_option_of - share' -l url -x -d 'Share a link'
 complete -c xdg-share -n '__xdg_share_option_of - share' -l json -d 'Print the outcome as JSON'

@@ -13,6 +13,16 @@ enum ShareCommand {
       return perform(
         serviceID: serviceID, items: context.resolve(options.selection), reporter: reporter, context: context)
     }
+    if PickerLauncher.isWanted(options, context: context) {
+      if let code = PickerLauncher.run(items: context.resolve(options.selection), context: context) {
+        return code
+      }
+      // Asked for by name, a missing sheet is an error; on a desktop without one, the list below.
+      if options.picker {
+        context.output.error(Wording.describe(.noSheet))
+        return .failure
+      }
+    }
     let catalog = context.loadCatalog()
     guard let match = context.match(options.selection, in: catalog) else { return .failure }
     guard !match.services.isEmpty else {

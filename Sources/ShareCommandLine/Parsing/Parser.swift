@@ -103,13 +103,18 @@ public enum Parser {
         case (.text, let value?), (.url, let value?):
           options.selection.items.append(try selectionItem(option, value))
         case (.json, _): options.json = true
+        case (.picker, _): options.picker = true
         default: break  // The table gives share no other option.
         }
       case .positional(let bytes):
         options.selection.items.append(.file(FilePath(bytes: bytes)))
       }
     }
-    guard !options.selection.isEmpty else {
+    if options.picker, options.service != nil {
+      throw .conflictingOptions("--picker", "--service", command: .share)
+    }
+    // The share sheet asks for files itself when given none (the launcher's "Share").
+    guard !options.selection.isEmpty || options.picker else {
       throw .missingArgument("something to share (FILE, --text or --url)", command: .share)
     }
     return options

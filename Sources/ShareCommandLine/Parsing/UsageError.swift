@@ -9,5 +9,7 @@ public enum UsageError: Error, Equatable, Sendable {
   /// An operand (`SHELL`) that is not one of the words it can be.
   case invalidArgument(String, value: String, expected: String, command: CommandName)
   case flagTakesNoValue(option: String)
+  /// Two options that cannot be given together.
+  case conflictingOptions(String, String, command: CommandName)
   case invalidEnvironmentValue(variable: String, value: String, expected: String)
 }

@@ -73,14 +73,23 @@ enum CommandTable {
 
   static let share = CommandSpec(
     .share, summary: "Share with a service (the default: `xdg-share photo.png`).",
-    usage: "[share] [--service ID] [--text TEXT] [--url URL]... [--json] [--] FILE...",
+    usage: "[share] [--service ID | --picker] [--text TEXT] [--url URL]... [--json] [--] FILE...",
     description: """
-      Share files, links and text with a service. Without --service, the services that accept
-      the items are listed; on a terminal you pick one, otherwise they are printed and
-      xdg-share exits with status 8. The service's rule is checked again before it runs.
+      Share files, links and text with a service. Without --service, you choose among the
+      services that accept the items: in the share sheet (a window) with --picker, or when
+      there is a display and no terminal; on a terminal from a numbered list; otherwise they
+      are printed and xdg-share exits with status 8. The service's rule is checked again
+      before it runs.
       """,
     options: [
-      service, text, url,
+      service,
+      OptionSpec(
+        .picker, "--picker",
+        help: """
+          Choose in the share sheet, even on a terminal; without items, it first asks
+          for files.
+          """, brief: "Choose in the share sheet"),
+      text, url,
       OptionSpec(
         .json, "--json",
         help: """

@@ -86,6 +86,8 @@ public enum Usage {
       "environment variable \(variable): expected \(expected), found '\(value)'"
     case .flagTakesNoValue(let option):
       "option '\(option)' takes no value"
+    case .conflictingOptions(let first, let second, let command):
+      "options '\(first)' and '\(second)' cannot be given together. See '\(helpCommand(command))'."
     case .invalidArgument(let name, let value, let expected, let command):
       "\(name): expected \(expected), found '\(value)'. See '\(helpCommand(command))'."
     }

@@ -24,6 +24,8 @@ enum Wording {
     case cannotUpdate(String, reason: String)
     case cannotRemove(String, reason: String)
     case ownPathUnknown
+    case noSheet
+    case cannotStartSheet(String, reason: String)
   }
 
   static func describe(_ problem: CommandProblem) -> String {
@@ -47,6 +49,9 @@ enum Wording {
     case .cannotUpdate(let path, let reason): "cannot update \(path): \(reason)"
     case .cannotRemove(let path, let reason): "cannot remove \(path): \(reason)"
     case .ownPathUnknown: "cannot tell where this xdg-share is (/proc/self/exe cannot be read)"
+    case .noSheet:
+      "the share sheet (\(SheetProgram.name)) is not installed beside xdg-share; choose with --service ID"
+    case .cannotStartSheet(let program, let reason): "cannot start the share sheet \(program): \(reason)"
     }
   }
 
