@@ -99,6 +99,13 @@ let package = Package(
     .testTarget(
       name: "CommandLineTests", dependencies: ["ShareTestSupport", "SharePOSIX"],
       exclude: ["Snapshots"]),
+    // In-process tests of the host, the wrappers and the protocol.
+    .testTarget(
+      name: "ShareHostTests",
+      dependencies: ["ShareHost", "ShareCore", "ShareProtocol", "SharePOSIX", "ShareTestSupport"]),
+    .testTarget(name: "ShareDBusTests", dependencies: ["ShareDBus", "SharePOSIX", "ShareTestSupport"]),
+    .testTarget(name: "SharePOSIXTests", dependencies: ["SharePOSIX", "ShareTestSupport"]),
+    .testTarget(name: "ShareProtocolTests", dependencies: ["ShareProtocol"]),
   ]
 )
 
