@@ -14,12 +14,14 @@ extension StringProtocol {
     return String(trimmed)
   }
 
-  /// Whether the two texts are equal but for case (Foundation's `caseInsensitiveCompare`, without
-  /// a locale): both are compared in their upper-case form, lowered again, so that `ß` matches
-  /// `SS`.
+  /// Whether the two texts are equal but for case, as Foundation's `caseInsensitiveCompare` (no
+  /// locale) finds them: compared lowered, raised and lowered again, so that `ß`, `ẞ` and `SS`
+  /// match.
   func equalsIgnoringCase(_ other: some StringProtocol) -> Bool {
-    uppercased().lowercased() == other.uppercased().lowercased()
+    folded == other.folded
   }
+
+  private var folded: String { lowercased().uppercased().lowercased() }
 }
 
 /// The request's log: standard error, which the host keeps.
