@@ -41,6 +41,9 @@ struct WebDAVClient: Sendable {
       method: method, url: url.absoluteString, headers: headers, credentials: credentials)
     // The answers' bodies (error pages, PROPFIND listings) are not needed.
     request.maximumBodySize = 0
+    // Two minutes to connect and without a byte, as URLSession's timeout interval was.
+    request.connectTimeout = 120
+    request.idleTimeout = 120
     if case .file(let descriptor, let size, _) = body {
       request.body = .stream(length: size) { limit in try descriptor.read(upTo: limit) }
     }

@@ -46,6 +46,7 @@ public final class HTTPSession: Sendable {
     cancellation: HTTPCancellation? = nil
   ) throws(HTTPError) -> HTTPResponse {
     try Self.validate(request)
+    if cancellation?.isCancelled == true { throw .cancelled }
     guard Curl.initialized == CURLE_OK else {
       throw HTTPError(Curl.initialized, detail: "libcurl cannot be initialized")
     }
