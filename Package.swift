@@ -19,6 +19,9 @@ let package = Package(
     .systemLibrary(name: "CPOSIX", path: "Sources/System/CPOSIX"),
     .systemLibrary(
       name: "CDBus", path: "Sources/System/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+    .systemLibrary(
+      name: "CCurl", path: "Sources/System/CCurl", pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"])]),
 
     // The pure core: bundles, rules, type identifiers, registry. No C.
     .target(name: "ShareCore"),
@@ -35,6 +38,9 @@ let package = Package(
 
     // The only module that makes system calls: processes, descriptors, signals.
     .target(name: "SharePOSIX", dependencies: ["CPOSIX"], path: "Sources/Wrappers/SharePOSIX"),
+
+    // The only module that calls libcurl: HTTP for the services.
+    .target(name: "ShareCurl", dependencies: ["CCurl"], path: "Sources/Wrappers/ShareCurl"),
 
     // The plugin protocol's messages, shared by the host and ShareKit.
     .target(name: "ShareProtocol"),
@@ -55,7 +61,7 @@ let package = Package(
     .target(name: "ShareKit", dependencies: ["ShareProtocol", "ShareCore"]),
 
     // The bundled share services, written with ShareKit, served by one executable.
-    .target(name: "ShareServices", dependencies: ["ShareKit", "ShareCore", "SharePOSIX"]),
+    .target(name: "ShareServices", dependencies: ["ShareKit", "ShareCore", "SharePOSIX", "ShareCurl"]),
     .executableTarget(name: "xdg-share-services", dependencies: ["ShareServices", "ShareKit"]),
 
     // File-manager integration: generated Share entries for every file manager.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An error a share extension reports to the host: a code and a message for the user.
 ///
@@ -70,9 +70,10 @@ public struct ShareError: Error, LocalizedError, Equatable, Sendable {
   }
 
   /// The code and message the host is sent for any error: a ``ShareError``'s own; 3072 for a
-  /// `CancellationError`; otherwise code 1 with the error's `LocalizedError` description, its
-  /// Foundation description for an `NSError`, or else `String(describing:)`.
-  static func report(for error: any Error) -> ShareError {
+  /// `CancellationError`; otherwise code 1 with the error's `LocalizedError` description,
+  /// Foundation's description for an `NSError` or a `CustomNSError` (such as `CocoaError`), or
+  /// else `String(describing:)`.
+  public static func report(for error: any Error) -> ShareError {
     switch error {
     case let error as ShareError:
       return error
@@ -82,8 +83,8 @@ public struct ShareError: Error, LocalizedError, Equatable, Sendable {
       if let description = (error as? any LocalizedError)?.errorDescription {
         return ShareError(description)
       }
-      if error is any CustomNSError || (error as AnyObject) is NSError {
-        return ShareError(error.localizedDescription)
+      if FoundationErrors.isFoundationError(error) {
+        return ShareError(FoundationErrors.localizedDescription(of: error))
       }
       return ShareError(String(describing: error))
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShareProtocol
 
 /// A share extension written in Swift: the program of a `.shareext` bundle.
@@ -89,8 +89,10 @@ public enum ShareExtensionRunner {
     choosing choose: (PluginRequest) throws -> any ShareExtension.Type
   ) async -> Never {
     let sink = DescriptorSink(descriptor: SystemCalls.divertStandardOutput())
-    let input = Result { try FileHandle.standardInput.readToEnd() ?? Data() }.mapError { error in
-      ShareError.invalidRequest("cannot read the request on standard input: \(error.localizedDescription)")
+    let input = Result { () throws(CocoaError) in Data(try SystemCalls.readStandardInput()) }.mapError {
+      error in
+      ShareError.invalidRequest(
+        "cannot read the request on standard input: \(FoundationErrors.localizedDescription(of: error))")
     }
     let status = await serve(
       input: input, environment: ProcessInfo.processInfo.environment, sink: sink, choosing: choose)

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import ShareProtocol
 
 /// An App Group: a folder that a share extension and its containing application both use, with a
@@ -189,7 +189,8 @@ public struct SharedDefaults: Sendable {
     do {
       data = try encoder.encode(values) + Data("\n".utf8)
     } catch {
-      throw ShareError.storage("cannot encode the values for \(file): \(error.localizedDescription)")
+      throw ShareError.storage(
+        "cannot encode the values for \(file): \(FoundationErrors.localizedDescription(of: error))")
     }
     let temporary =
       container + "/.defaults.json.\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString)"
@@ -215,7 +216,8 @@ extension ShareGroup {
       try FileManager.default.createDirectory(
         atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     } catch {
-      throw ShareError.storage("cannot create the App Group folder \(path): \(error.localizedDescription)")
+      throw ShareError.storage(
+        "cannot create the App Group folder \(path): \(FoundationErrors.localizedDescription(of: error))")
     }
   }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShareProtocol
 
 /// Where a plugin's events go: one call per event, with the whole line (newline included).
@@ -29,14 +29,14 @@ extension EventSink {
 /// Writes events to a descriptor (the host's pipe), unbuffered: each line is written as soon as
 /// it is sent.
 struct DescriptorSink: EventSink {
-  let handle: FileHandle
+  let descriptor: Int32
 
   init(descriptor: Int32) {
-    handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+    self.descriptor = descriptor
   }
 
   func write(line: [UInt8]) {
     // A host that has gone away cannot be told anything more; the write is simply lost.
-    try? handle.write(contentsOf: line)
+    SystemCalls.write(line, to: descriptor)
   }
 }

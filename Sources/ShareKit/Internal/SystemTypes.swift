@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 internal import ShareCore
 
 /// This desktop's type system, for ``ItemProvider/hasItemConformingToTypeIdentifier(_:)``: Apple's

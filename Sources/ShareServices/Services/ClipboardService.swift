@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShareKit
 
 /// Copy to Clipboard: texts and links as plain text, or files (and links) as a `text/uri-list`,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShareCore
 import ShareKit
 
@@ -79,7 +79,7 @@ public struct KDEConnectService: ShareExtension {
   {
     if let configured {
       if let device = devices.first(where: { $0.id == configured })
-        ?? devices.first(where: { $0.name.caseInsensitiveCompare(configured) == .orderedSame })
+        ?? devices.first(where: { $0.name.equalsIgnoringCase(configured) })
       {
         return device
       }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShareCore
 import ShareKit
 import SharePOSIX
@@ -24,7 +24,8 @@ public struct QRCodeService: ShareExtension {
     do {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     } catch {
-      throw ShareError("Cannot create \(environment.abbreviated(folder)): \(error.localizedDescription)")
+      throw ShareError(
+        "Cannot create \(environment.abbreviated(folder)): \(ShareError.report(for: error).message)")
     }
     let image = "\(folder)/\(Self.hash(payload)).png"
     let temporary = "\(folder)/.\(Self.hash(payload))-\(UInt32.random(in: 0...UInt32.max)).png"

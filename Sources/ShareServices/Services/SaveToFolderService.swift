@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShareCore
 import ShareKit
 import SharePOSIX
@@ -46,9 +46,9 @@ public struct SaveToFolderService: ShareExtension {
     let configuration = environment.configFile("save-to-folder.ini")
     let configured = try KeyFile.load(configuration)?["Save to Folder", "Folder"]
     let folder = configured.map(environment.expandingHome) ?? publicShareFolder(environment: environment)
-    var isDirectory: ObjCBool = false
+    var isDirectory = false
     if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
-      guard isDirectory.boolValue else {
+      guard isDirectory else {
         throw ShareError("Cannot save into \(environment.abbreviated(folder)): it is a file, not a folder")
       }
       return folder
@@ -75,7 +75,7 @@ public struct SaveToFolderService: ShareExtension {
       let text = String(data: data, encoding: .utf8)
     else { return fallback }
     for line in text.split(whereSeparator: \.isNewline) {
-      let line = line.trimmingCharacters(in: .whitespaces)
+      let line = line.trimmingSpaces
       guard line.hasPrefix("XDG_PUBLICSHARE_DIR="), let value = userDirsValue(line.dropFirst(20)) else {
         continue
       }
@@ -109,7 +109,7 @@ public struct SaveToFolderService: ShareExtension {
     if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
       return SystemError(call: "mkdir", errno: underlying.code.rawValue).reason
     }
-    return error.localizedDescription
+    return ShareError.report(for: error).message
   }
 }
 

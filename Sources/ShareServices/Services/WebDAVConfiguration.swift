@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShareCore
 import ShareKit
 import SharePOSIX
@@ -47,13 +47,10 @@ struct WebDAVConfiguration: Equatable, Sendable {
       configuration.password = try runPasswordCommand(command, programs: programs, file: shown)
     } else if let password = file[group, "Password"] {
       configuration.password = password
-      let permissions =
-        (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?
-        .intValue
+      // A UInt, or an NSNumber where full Foundation is loaded too: `as? UInt` takes both.
+      let permissions = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? UInt
       if let permissions, permissions & 0o077 != 0 {
-        FileHandle.standardError.write(
-          Data(
-            "warning: \(path) holds a password and other users may read it; run: chmod 600 '\(path)'\n".utf8))
+        Log.write("warning: \(path) holds a password and other users may read it; run: chmod 600 '\(path)'")
       }
     }
     switch (configuration.user, configuration.password) {
@@ -72,10 +69,7 @@ struct WebDAVConfiguration: Equatable, Sendable {
   static func collectionURL(_ address: String) -> URL? {
     var text = address
     if URL(string: text) == nil {
-      var allowed = CharacterSet()
-      allowed.insert(charactersIn: Unicode.Scalar(0x21)...Unicode.Scalar(0x7E))
-      guard let encoded = text.addingPercentEncoding(withAllowedCharacters: allowed) else { return nil }
-      text = encoded
+      text = percentEncodingOutsideASCII(text)
     }
     if !text.hasSuffix("/") { text += "/" }
     guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
@@ -83,6 +77,19 @@ struct WebDAVConfiguration: Equatable, Sendable {
       let host = url.host, !host.isEmpty
     else { return nil }
     return url
+  }
+
+  /// `text` with every UTF-8 byte outside `!` to `~` as `%XX`: spaces, controls, non-ASCII.
+  static func percentEncodingOutsideASCII(_ text: String) -> String {
+    var out = ""
+    for byte in text.utf8 {
+      if (0x21...0x7E).contains(byte) {
+        out.unicodeScalars.append(Unicode.Scalar(byte))
+      } else {
+        out += "%" + FileNames.hex(byte)
+      }
+    }
+    return out
   }
 
   /// Runs `command` (split on spaces and tabs, never a shell) and returns its output without

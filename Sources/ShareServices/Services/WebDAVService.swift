@@ -1,5 +1,5 @@
-import Foundation
-import FoundationNetworking
+import FoundationEssentials
+import ShareCurl
 import ShareKit
 import SharePOSIX
 import Synchronization
@@ -112,15 +112,19 @@ struct WebDAVUploader: Sendable {
       default: break
       }
       let descriptor: FileDescriptor
+      let size: UInt64
       do {
         descriptor = try FileDescriptor.openForReading(file.path)
+        size = try descriptor.status().size
       } catch {
         throw ShareError("Cannot read \(file.displayName): \(error.reason)")
       }
       defer { descriptor.close() }
+      // The Content-Length is the size of the file as opened: following a symbolic link, or
+      // after a change since it was shared, it may differ from the size measured before.
       let response = try await client.send(
         "PUT", target, headers: ["If-None-Match": "*", "Content-Type": "application/octet-stream"],
-        body: Self.body(for: file, descriptor: descriptor), progress: progress)
+        body: .file(descriptor, size: size, name: file.displayName), progress: progress)
       switch response.status {
       case 200..<300: return target
       case 412: continue
@@ -128,21 +132,6 @@ struct WebDAVUploader: Sendable {
       }
     }
     throw ShareError("Cannot upload \(file.displayName): too many files of that name in \(folderName)")
-  }
-
-  /// The body for `file`: the file itself when URLSession can open it by a UTF-8 path that is no
-  /// symbolic link (it sends a Content-Length from `lstat`); else the open descriptor, streamed.
-  static func body(for file: SharedFile, descriptor: FileDescriptor) -> WebDAVClient.Body {
-    if let path = file.pathString, let status = try? descriptor.status() {
-      let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath()
-      if let attributes = try? FileManager.default.attributesOfItem(atPath: resolved.path),
-        attributes[.type] as? FileAttributeType == .typeRegular,
-        (attributes[.size] as? NSNumber)?.uint64Value == status.size
-      {
-        return .file(resolved)
-      }
-    }
-    return .stream(descriptor)
   }
 
   /// Makes sure the collection `url` exists, creating it and its missing parents.
@@ -210,7 +199,8 @@ struct WebDAVUploader: Sendable {
     return ShareError(code: status, message: message)
   }
 
+  /// `404 (Not Found)`: a status with its reason phrase.
   static func describe(_ status: Int) -> String {
-    "\(status) (\(HTTPURLResponse.localizedString(forStatusCode: status)))"
+    "\(status) (\(HTTPStatus.reasonPhrase(status)))"
   }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The environment a service runs in: the user's folders and the programs on `PATH`.
 ///
@@ -19,7 +19,7 @@ struct ServiceEnvironment: Sendable {
 
   /// The home folder: `HOME`, or the password database's entry.
   var home: String {
-    self["HOME"] ?? NSHomeDirectory()
+    self["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
   }
 
   /// `$XDG_CONFIG_HOME`, by default `~/.config`. A relative value is ignored, as the XDG Base
@@ -53,8 +53,8 @@ struct ServiceEnvironment: Sendable {
     if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
     for directory in (self["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
       let candidate = "\(directory)/\(name)"
-      var isDirectory: ObjCBool = false
-      if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue,
+      var isDirectory = false
+      if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory,
         FileManager.default.isExecutableFile(atPath: candidate)
       {
         return candidate

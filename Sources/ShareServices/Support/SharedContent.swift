@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ShareKit
 
 /// A shared file: its path's exact bytes and what the host said about it.
