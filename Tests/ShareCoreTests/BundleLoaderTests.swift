@@ -239,11 +239,15 @@ struct HandWrittenBundle {
       ])
   }
 
-  @Test func aBrokenPropertyListIsUnreadable() throws {
+  @Test func aBrokenPropertyListIsMalformedWithItsPosition() throws {
     let bundle = try HandWrittenBundle(in: folder, body: "<key>unclosed")
-    #expect(
-      loader.load(bundleAt: bundle.path).problems == [
-        BundleProblem(file: bundle.plist, kind: .unreadable("not a property list"))
-      ])
+    let problems = loader.load(bundleAt: bundle.path).problems
+    try #require(problems.count == 1)
+    #expect(problems[0].file == bundle.plist)
+    guard case .malformedPropertyList = problems[0].kind else {
+      Issue.record("expected a malformed property list, found \(problems[0].kind)")
+      return
+    }
+    #expect(problems[0].position != nil)
   }
 }

@@ -31,15 +31,23 @@ public final class PrivateBus: Sendable {
       </busconfig>
       """
     try config.write(toFile: "\(root)/bus.conf", atomically: true, encoding: .utf8)
+    // The daemon prints its address once it accepts connections: until then a client may be
+    // refused even though the socket file exists.
     process = try ChildProcess.spawn(
-      ["dbus-daemon", "--nofork", "--nopidfile", "--config-file=\(root)/bus.conf"].map { Array($0.utf8) },
-      environment: environment, standardInput: .null, standardOutput: .null, standardError: .inherit)
+      ["dbus-daemon", "--nofork", "--nopidfile", "--print-address=1", "--config-file=\(root)/bus.conf"].map {
+        Array($0.utf8)
+      },
+      environment: environment, standardInput: .null, standardOutput: .pipe, standardError: .inherit)
     address = "unix:path=\(root)/runtime/bus"
-    // Ready once the socket exists.
+    var printed: [UInt8] = []
     let deadline = Date().addingTimeInterval(10)
-    while !FileManager.default.fileExists(atPath: "\(root)/runtime/bus") {
-      guard Date() < deadline else { throw CocoaError(.fileNoSuchFile) }
-      usleep(5_000)
+    while !printed.contains(UInt8(ascii: "\n")) {
+      guard Date() < deadline, let output = process.standardOutput,
+        try output.waitReadable(timeout: deadline.timeIntervalSinceNow)
+      else { throw CocoaError(.fileNoSuchFile) }
+      let chunk = try output.read()
+      guard !chunk.isEmpty else { throw CocoaError(.fileNoSuchFile) }
+      printed += chunk
     }
   }
 

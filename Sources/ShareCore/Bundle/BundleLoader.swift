@@ -96,11 +96,11 @@ private struct ManifestReader {
     guard attributes[.type] as? FileAttributeType == .typeRegular,
       Self.size(attributes[.size]) <= Self.maximumPlistSize
     else {
-      report(.unreadable("expected a regular file of at most 1 MiB"))
+      report(.unreadable(.notARegularFile(maximumSize: Self.maximumPlistSize)))
       return nil
     }
     guard let data = FileManager.default.contents(atPath: plistPath) else {
-      report(.unreadable("permission denied"))
+      report(.unreadable(.permissionDenied))
       return nil
     }
     let document: PropertyListDocument
@@ -112,7 +112,7 @@ private struct ManifestReader {
     }
     positions = document.positions
     guard let values = document.value.dictionaryValue else {
-      report(.unreadable("the top level is not a dictionary"), position: positions[[]])
+      report(.unreadable(.notADictionary), position: positions[[]])
       return nil
     }
     let root = Scope(values: values, path: [])

@@ -35,6 +35,15 @@ public struct BundleProblem: Error, Hashable, Sendable {
     case notExecutable
   }
 
+  /// Why a file cannot be read.
+  public enum Unreadable: Hashable, Sendable {
+    /// Not a regular file (a FIFO, a device), or larger than the limit, in bytes.
+    case notARegularFile(maximumSize: Int)
+    case permissionDenied
+    /// A property list whose top level is not a dictionary.
+    case notADictionary
+  }
+
   public enum Kind: Hashable, Sendable {
     /// A key holds a value of the wrong type or form.
     case unexpectedValue(expected: Expectation, found: PropertyListValue)
@@ -46,8 +55,8 @@ public struct BundleProblem: Error, Hashable, Sendable {
     case predicateSyntax(PredicateSyntaxError)
     /// A file named by a key does not exist or cannot be used as it is.
     case missingFile(expected: Expectation, name: String, found: FileFinding = .nothing)
-    /// The file cannot be read.
-    case unreadable(String)
+    /// The file cannot be read, and why.
+    case unreadable(Unreadable)
     /// The file is no property list: why, and where (a byte offset for binary property lists;
     /// a text position is also the problem's ``BundleProblem/position``).
     case malformedPropertyList(PropertyListError)

@@ -34,8 +34,10 @@ public enum Diagnostics {
       "expected \(describe(expected)), found \(quoted(name)), a symbolic link to nothing (\(quoted(target)))"
     case .missingFile(let expected, let name, .notExecutable):
       "expected \(describe(expected)), found \(quoted(name)) without permission to run it (chmod +x)"
-    case .unreadable(let reason):
-      "cannot be read: \(reason)"
+    case .unreadable(.notARegularFile(let maximumSize)):
+      "cannot be read: expected a regular file of at most \(maximumSize / (1 << 20)) MiB"
+    case .unreadable(.permissionDenied): "cannot be read: permission denied"
+    case .unreadable(.notADictionary): "cannot be read: the top level is not a dictionary"
     case .malformedPropertyList(let error):
       "cannot be read: not a property list: \(message(for: error))"
     case .notABundle(exists: true):

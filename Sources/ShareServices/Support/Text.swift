@@ -1,4 +1,4 @@
-import Glibc
+import SharePOSIX
 
 extension StringProtocol {
   /// The text without the spaces and tabs at its ends: Foundation's
@@ -27,15 +27,8 @@ extension StringProtocol {
 /// The request's log: standard error, which the host keeps.
 enum Log {
   /// Writes `line` and a newline at once, unbuffered, so that it is there even when the process
-  /// is stopped right after. The C function is `write`.
+  /// is stopped right after.
   static func write(_ line: String) {
-    let bytes = Array((line + "\n").utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else { return }
-      offset += written
-    }
+    StandardStream.error.write(line + "\n")
   }
 }

@@ -9,4 +9,5 @@ int pipe2(int pipefd[2], int flags);
 int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *restrict actions,
                                          const char *restrict path);
 int memfd_create(const char *name, unsigned int flags);
+int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
 #endif

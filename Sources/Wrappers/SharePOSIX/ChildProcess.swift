@@ -88,6 +88,9 @@ public final class ChildProcess: Sendable {
     let input = try connect(standardInput, to: 0, childReads: true)
     let output = try connect(standardOutput, to: 1, childReads: false)
     let error = try connect(standardError, to: 2, childReads: false)
+    // Nothing else the parent has open reaches the child: a descriptor another thread opened
+    // without close-on-exec (a file being written) would stay open in it ("text file busy").
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3)
     if let workingDirectory {
       _ = withCString(workingDirectory) { posix_spawn_file_actions_addchdir_np(&actions, $0) }
     }
