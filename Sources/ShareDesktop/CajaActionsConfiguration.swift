@@ -23,19 +23,17 @@ enum CajaActionsConfiguration {
   }
 
   /// `text` (the file, or `nil` when there is none) with the menu first in the top-level order,
-  /// none of our actions at the top level, and no root or About item. Values recorded by an
-  /// earlier merge stay the "previous" ones.
+  /// none of our actions (those `isOurs` tells) at the top level, and no root or About item.
+  /// Values recorded by an earlier merge stay the "previous" ones.
   static func merge(
-    _ text: String?, path: String, menuID: String, actionPrefix: String, earlier: Record?
+    _ text: String?, path: String, menuID: String, isOurs: (String) -> Bool, earlier: Record?
   ) -> (text: String, record: Record) {
     var file = Lines(text ?? "")
     var previous = earlier?.previous ?? [:]
     let recordPrevious = earlier == nil
     let order = file.value(orderKey, in: group)
     if recordPrevious { previous[orderKey] = .some(order) }
-    var items = (order ?? "").split(separator: ";").map(String.init).filter {
-      !$0.isEmpty && $0 != menuID && !$0.hasPrefix(actionPrefix)
-    }
+    var items = (order ?? "").split(separator: ";").map(String.init).filter { !$0.isEmpty && !isOurs($0) }
     items.insert(menuID, at: 0)
     file.set(orderKey, to: items.map { $0 + ";" }.joined(), in: group)
     for (key, value) in settings {
@@ -48,12 +46,10 @@ enum CajaActionsConfiguration {
 
   /// `text` with the merge undone as far as the user has not changed the keys since; `nil` when
   /// the file should go (it was created by the merge and holds nothing else).
-  static func unmerge(_ text: String, record: Record, menuID: String, actionPrefix: String) -> String? {
+  static func unmerge(_ text: String, record: Record, isOurs: (String) -> Bool) -> String? {
     var file = Lines(text)
     if let order = file.value(orderKey, in: group) {
-      let items = order.split(separator: ";").map(String.init).filter {
-        !$0.isEmpty && $0 != menuID && !$0.hasPrefix(actionPrefix)
-      }
+      let items = order.split(separator: ";").map(String.init).filter { !$0.isEmpty && !isOurs($0) }
       if items.isEmpty, case nil? = record.previous[orderKey] {
         file.remove(orderKey, in: group)
       } else {

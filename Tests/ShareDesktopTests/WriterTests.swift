@@ -93,7 +93,46 @@ struct FakeSoftware: InstalledSoftware {
     #expect(
       FileManager.default.fileExists(atPath: "\(data)/nemo/actions/xdg-share-org.example.new.nemo_action"))
     let menu = try String(contentsOfFile: "\(data)/file-manager/actions/xdg-share.desktop", encoding: .utf8)
-    #expect(menu.contains("ItemsList=xdg-share-org.example.photos;xdg-share-org.example.new;"))
+    #expect(
+      menu.contains("ItemsList=xdg-share.picker;xdg-share-org.example.photos;xdg-share-org.example.new;"))
+    let application = KeyFile(
+      parsing: try String(contentsOfFile: "\(data)/applications/org.xdgshare.Share.desktop", encoding: .utf8))
+    #expect(application.list("Actions", in: "Desktop Entry") == ["org-example-photos", "org-example-new"])
+  }
+
+  /// The application entry is one of the files: in the manifest, kept in step, and gone with
+  /// `unregister` together with the `applications` folder `register` made.
+  @Test func theApplicationEntryComesAndGoesWithTheOthers() throws {
+    let path = "\(data)/applications/org.xdgshare.Share.desktop"
+    let report = try register()
+    #expect(report.written.contains { $0.path == "applications/org.xdgshare.Share.desktop" })
+    let manifest = try String(contentsOfFile: "\(data)/xdg-share/registered.json", encoding: .utf8)
+    #expect(manifest.contains("\"applications/org.xdgshare.Share.desktop\""))
+    #expect(manifest.contains("\"applications\""))
+    #expect(try mode(path) == 0o644)
+
+    let paths = SearchPaths(environment: ["HOME": desktop.root, "XDG_DATA_HOME": data])
+    FileManagerIntegration.sync(
+      services: Array(Fixture.services.prefix(1)), catalog: Fixture.catalog, paths: paths,
+      software: FakeSoftware())
+    let synced = KeyFile(parsing: try String(contentsOfFile: path, encoding: .utf8))
+    #expect(synced.list("Actions", in: "Desktop Entry") == ["org-example-photos"])
+
+    let removal = try #require(try FileManagerIntegration.unregister(at: location))
+    #expect(removal.removed.contains(path))
+    #expect(!FileManager.default.fileExists(atPath: "\(data)/applications"))
+  }
+
+  /// A user's own application entry at our path is theirs: neither overwritten nor removed.
+  @Test func aUsersOwnApplicationEntryIsLeftAlone() throws {
+    let path = "\(data)/applications/org.xdgshare.Share.desktop"
+    try FileManager.default.createDirectory(atPath: "\(data)/applications", withIntermediateDirectories: true)
+    let mine = "[Desktop Entry]\nType=Application\nName=Mine\nExec=mine %F\n"
+    try mine.write(toFile: path, atomically: true, encoding: .utf8)
+    let report = try register()
+    #expect(report.leftAlone == [LeftAlone(path: path, reason: .notWrittenByXDGShare)])
+    _ = try FileManagerIntegration.unregister(at: location)
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == mine)
   }
 
   @Test func aUsersOwnFilesSurviveRegisterAndUnregister() throws {
