@@ -233,7 +233,7 @@ struct FakeSoftware: InstalledSoftware {
     let merged = try String(contentsOfFile: conf, encoding: .utf8)
     #expect(
       merged
-        == "# mine\n[runtime]\nitems-level-zero-order=xdg-share;my-action;\nitems-add-about-item=false\nitems-create-root-menu=false\n\n[io-providers]\nna-desktop=true\n"
+        == "# mine\n[runtime]\nitems-level-zero-order=xdg-share;my-action;\nitems-add-about-item=false\nitems-create-root-menu=false\nitems-list-order-mode=ManualOrder\n\n[io-providers]\nna-desktop=true\n"
     )
     #expect(try register().changedSettings == nil)
     _ = try FileManagerIntegration.unregister(at: location)
@@ -248,11 +248,38 @@ struct FakeSoftware: InstalledSoftware {
     let conf = "\(desktop.root)/config/caja-actions/caja-actions.conf"
     #expect(
       try String(contentsOfFile: conf, encoding: .utf8)
-        == "[runtime]\nitems-level-zero-order=xdg-share;\nitems-create-root-menu=false\nitems-add-about-item=false\n"
+        == "[runtime]\nitems-level-zero-order=xdg-share;\nitems-create-root-menu=false\nitems-add-about-item=false\nitems-list-order-mode=ManualOrder\n"
     )
     _ = try FileManagerIntegration.unregister(at: location)
     #expect(!FileManager.default.fileExists(atPath: conf))
     #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/config/caja-actions"))
+  }
+
+  /// caja-actions' own first run may have put any of our actions at the top level, "Share…"
+  /// included; the merge takes them all out and the menu first.
+  @Test func cajaActionsTopLevelKeepsOnlyTheMenuOfOurs() {
+    let (text, _) = CajaActionsConfiguration.merge(
+      "[runtime]\nitems-level-zero-order=xdg-share.picker;mine;xdg-share-org.example.files;xdg-share;\n",
+      path: "/c", menuID: DesktopActions.menuID, isOurs: DesktopActions.isOurs, earlier: nil)
+    #expect(text.hasPrefix("[runtime]\nitems-level-zero-order=xdg-share;mine;\n"))
+  }
+
+  /// A record of an older xdg-share, which did not set the order mode: its value is recorded on the
+  /// next merge and put back by `unregister`.
+  @Test func cajaActionsOrderModeOfAnOlderRecordIsRestored() throws {
+    let older = CajaActionsConfiguration.Record(
+      path: "/c", created: false,
+      previous: ["items-level-zero-order": "a;", "items-create-root-menu": nil, "items-add-about-item": nil])
+    let text =
+      "[runtime]\nitems-level-zero-order=xdg-share;a;\nitems-create-root-menu=false\nitems-add-about-item=false\nitems-list-order-mode=DescendingOrder\n"
+    let (merged, record) = CajaActionsConfiguration.merge(
+      text, path: "/c", menuID: DesktopActions.menuID, isOurs: DesktopActions.isOurs, earlier: older)
+    #expect(merged.contains("\nitems-list-order-mode=ManualOrder\n"))
+    #expect(record.previous["items-list-order-mode"] == .some("DescendingOrder"))
+    #expect(record.previous["items-level-zero-order"] == .some("a;"))
+    #expect(
+      CajaActionsConfiguration.unmerge(merged, record: record, isOurs: DesktopActions.isOurs)
+        == "[runtime]\nitems-level-zero-order=a;\nitems-list-order-mode=DescendingOrder\n")
   }
 
   /// A manifest from before the settings moved to `$HOME/.config`: the old merge is undone.
