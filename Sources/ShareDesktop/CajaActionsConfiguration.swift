@@ -3,15 +3,20 @@ import FoundationEssentials
 /// caja-actions' own settings, `$HOME/.config/caja-actions/caja-actions.conf` (caja-actions 1.27
 /// ignores `$XDG_CONFIG_HOME`), a file that belongs to the user and to caja-actions, which rewrites it.
 ///
-/// Left to itself, caja-actions nests every action under a "Caja-Actions actions" root menu and,
-/// on its first run, records our actions at the top level, emptying the Share menu. So three
-/// keys of `[runtime]` are merged in, line by line, keeping everything else as it is; the
-/// previous values are recorded and put back by `unregister` unless the user has changed them.
+/// Left to itself, caja-actions nests every action under a "Caja-Actions actions" root menu, on
+/// its first run records our actions at the top level, emptying the Share menu, and sorts every
+/// menu by label, which would put "Share…" after the services. So four keys of `[runtime]` are
+/// merged in, line by line, keeping everything else as it is; the previous values are recorded
+/// and put back by `unregister` unless the user has changed them.
 enum CajaActionsConfiguration {
   static let relativePath = "caja-actions/caja-actions.conf"
   static let group = "runtime"
   static let orderKey = "items-level-zero-order"
-  static let settings = [("items-create-root-menu", "false"), ("items-add-about-item", "false")]
+  static let settings = [
+    ("items-create-root-menu", "false"), ("items-add-about-item", "false"),
+    // The order of the menu's `ItemsList` (and of the top level's order above), "Share…" first.
+    ("items-list-order-mode", "ManualOrder"),
+  ]
 
   /// What the merge changed, kept in the manifest.
   struct Record: Codable, Equatable {
@@ -23,23 +28,21 @@ enum CajaActionsConfiguration {
   }
 
   /// `text` (the file, or `nil` when there is none) with the menu first in the top-level order,
-  /// none of our actions at the top level, and no root or About item. Values recorded by an
-  /// earlier merge stay the "previous" ones.
+  /// none of our actions (those `isOurs` tells) at the top level, no root or About item, and
+  /// menus in the order they list. Values recorded by an earlier merge stay the "previous" ones;
+  /// a key it did not merge yet (an older xdg-share's) gets its value recorded now.
   static func merge(
-    _ text: String?, path: String, menuID: String, actionPrefix: String, earlier: Record?
+    _ text: String?, path: String, menuID: String, isOurs: (String) -> Bool, earlier: Record?
   ) -> (text: String, record: Record) {
     var file = Lines(text ?? "")
     var previous = earlier?.previous ?? [:]
-    let recordPrevious = earlier == nil
     let order = file.value(orderKey, in: group)
-    if recordPrevious { previous[orderKey] = .some(order) }
-    var items = (order ?? "").split(separator: ";").map(String.init).filter {
-      !$0.isEmpty && $0 != menuID && !$0.hasPrefix(actionPrefix)
-    }
+    if previous.index(forKey: orderKey) == nil { previous[orderKey] = .some(order) }
+    var items = (order ?? "").split(separator: ";").map(String.init).filter { !$0.isEmpty && !isOurs($0) }
     items.insert(menuID, at: 0)
     file.set(orderKey, to: items.map { $0 + ";" }.joined(), in: group)
     for (key, value) in settings {
-      if recordPrevious { previous[key] = .some(file.value(key, in: group)) }
+      if previous.index(forKey: key) == nil { previous[key] = .some(file.value(key, in: group)) }
       file.set(key, to: value, in: group)
     }
     let record = Record(path: path, created: earlier?.created ?? (text == nil), previous: previous)
@@ -48,12 +51,10 @@ enum CajaActionsConfiguration {
 
   /// `text` with the merge undone as far as the user has not changed the keys since; `nil` when
   /// the file should go (it was created by the merge and holds nothing else).
-  static func unmerge(_ text: String, record: Record, menuID: String, actionPrefix: String) -> String? {
+  static func unmerge(_ text: String, record: Record, isOurs: (String) -> Bool) -> String? {
     var file = Lines(text)
     if let order = file.value(orderKey, in: group) {
-      let items = order.split(separator: ";").map(String.init).filter {
-        !$0.isEmpty && $0 != menuID && !$0.hasPrefix(actionPrefix)
-      }
+      let items = order.split(separator: ";").map(String.init).filter { !$0.isEmpty && !isOurs($0) }
       if items.isEmpty, case nil? = record.previous[orderKey] {
         file.remove(orderKey, in: group)
       } else {

@@ -50,11 +50,21 @@ enum DesktopEntry {
     return quoted + "\""
   }
 
-  /// The Exec line of every entry: `<xdg-share> --service <id> -- %F`, string-escaped. The files
-  /// come last, after `--`, so that a file named `--service` stays a file.
+  /// The Exec line of a service's entry: `<xdg-share> --service <id> -- %F`, string-escaped. The
+  /// files come last, after `--`, so that a file named `--service` stays a file.
   static func exec(executable: String, serviceID: String) -> String {
-    escape(
-      [execArgument(executable), "--service", execArgument(serviceID), "--", "%F"].joined(separator: " "))
+    exec(executable: executable, options: ["--service", serviceID])
+  }
+
+  /// The Exec line of a "Share…" entry: `<xdg-share> --picker -- %F`, which opens the share sheet
+  /// with the selection; the files come last, as in ``exec(executable:serviceID:)``.
+  static func pickerExec(executable: String) -> String {
+    exec(executable: executable, options: ["--picker"])
+  }
+
+  /// `<executable> <options> -- %F`, each word an Exec argument, the line string-escaped.
+  private static func exec(executable: String, options: [String]) -> String {
+    escape(([executable] + options).map(execArgument).joined(separator: " ") + " -- %F")
   }
 }
 

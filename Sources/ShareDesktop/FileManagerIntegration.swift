@@ -54,8 +54,9 @@ public enum FileManagerIntegration {
   // MARK: Generating
 
   /// Every file for `services`: a service menu, Send To entry, Nemo action and DES-EMA action
-  /// per service that takes files, the DES-EMA Share menu, the Nautilus extension and the D-Bus
-  /// activation file. Pure: the same input gives the same files.
+  /// per service that takes files, and in each of those formats one "Share…" entry that opens the
+  /// share sheet; the DES-EMA Share menu, the Nautilus extension, the D-Bus activation file and
+  /// the application entry. Pure: the same input gives the same files.
   ///
   /// - Parameters:
   ///   - services: the services to offer, in menu order.
@@ -88,6 +89,7 @@ public enum FileManagerIntegration {
     files += NemoActions.files(for: entries, executable: executable, catalog: catalog)
     files += DesktopActions.files(for: entries, executable: executable, catalog: catalog)
     files.append(DBusActivationFile.file(executable: executable))
+    files.append(ApplicationEntry.file(for: entries, executable: executable))
     return Rendering(files: files, entries: entries, skipped: skipped)
   }
 
@@ -261,8 +263,7 @@ public enum FileManagerIntegration {
       }
       if let record = manifest.cajaActions, let text = DesktopFiles.contents(of: record.path) {
         let restored = CajaActionsConfiguration.unmerge(
-          String(decoding: text, as: UTF8.self), record: record, menuID: DesktopActions.menuID,
-          actionPrefix: filePrefix)
+          String(decoding: text, as: UTF8.self), record: record, isOurs: DesktopActions.isOurs)
         do throws(DesktopFiles.Failure) {
           if let restored {
             try DesktopFiles.writeAtomically(restored, to: record.path, mode: 0o644)
@@ -340,8 +341,7 @@ public enum FileManagerIntegration {
       // there, and merge afresh where caja-actions looks.
       if let text = DesktopFiles.contents(of: moved.path) {
         let restored = CajaActionsConfiguration.unmerge(
-          String(decoding: text, as: UTF8.self), record: moved, menuID: DesktopActions.menuID,
-          actionPrefix: filePrefix)
+          String(decoding: text, as: UTF8.self), record: moved, isOurs: DesktopActions.isOurs)
         if let restored {
           try? DesktopFiles.writeAtomically(restored, to: moved.path, mode: 0o644)
         } else {
@@ -356,7 +356,7 @@ public enum FileManagerIntegration {
       // No actions any more: undo an earlier merge.
       guard let earlier, let current else { return nil }
       let restored = CajaActionsConfiguration.unmerge(
-        current, record: earlier, menuID: DesktopActions.menuID, actionPrefix: filePrefix)
+        current, record: earlier, isOurs: DesktopActions.isOurs)
       if let restored {
         try? DesktopFiles.writeAtomically(restored, to: path, mode: 0o644)
       } else {
@@ -365,7 +365,7 @@ public enum FileManagerIntegration {
       return nil
     }
     let (text, record) = CajaActionsConfiguration.merge(
-      current, path: path, menuID: DesktopActions.menuID, actionPrefix: filePrefix, earlier: earlier)
+      current, path: path, menuID: DesktopActions.menuID, isOurs: DesktopActions.isOurs, earlier: earlier)
     guard text != current else { return record }
     do throws(DesktopFiles.Failure) {
       _ = try DesktopFiles.createFolders(PathText.parent(of: path))

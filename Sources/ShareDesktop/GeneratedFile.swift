@@ -14,6 +14,9 @@ public enum FileManagerFamily: String, CaseIterable, Sendable, Codable {
   case desktopActions = "desktop-actions"
   /// The D-Bus activation file of `org.xdgshare.Share`, which the Nautilus extension calls.
   case dbus
+  /// The application entry, `applications/org.xdgshare.Share.desktop`: Share in application
+  /// menus and launchers, with an action per service.
+  case application
 }
 
 /// One file the integration writes, relative to a data folder (`$XDG_DATA_HOME` or an
@@ -25,13 +28,30 @@ public struct GeneratedFile: Equatable, Sendable {
   /// Mode 0755 rather than 0644: Dolphin runs a user's service menu only when it is executable.
   public var isExecutable: Bool
   public var family: FileManagerFamily
+  /// Whether it is a file manager's "Share…" entry, which opens the share sheet rather than one
+  /// service.
+  public var opensPicker: Bool
 
-  public init(path: String, contents: String, isExecutable: Bool = false, family: FileManagerFamily) {
+  public init(
+    path: String, contents: String, isExecutable: Bool = false, family: FileManagerFamily,
+    opensPicker: Bool = false
+  ) {
     self.path = path
     self.contents = contents
     self.isExecutable = isExecutable
     self.family = family
+    self.opensPicker = opensPicker
   }
+}
+
+/// The "Share…" entry of every file manager: it opens the share sheet (`xdg-share --picker`)
+/// with the selection, whatever it holds, and the sheet tells which services accept it.
+enum Picker {
+  /// The label, the same everywhere: users, and tests, find the entry by it.
+  static let label = "Share…"
+  /// The base name of its files: never `xdg-share-<id>` (a service's, the id never empty) nor
+  /// `xdg-share` (the DES-EMA menu's).
+  static let baseName = "xdg-share.picker"
 }
 
 /// A service that gets no file-manager entry, and why.

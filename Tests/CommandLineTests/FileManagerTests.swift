@@ -40,12 +40,13 @@ import Testing
       result.standardOutput.hasPrefix(
         """
         Share entries for 1 service in \(data):
-          Dolphin: 1 service menu in kio/servicemenus, in the Share submenu
+          Dolphin: Share… and 1 service menu in kio/servicemenus, in the Share submenu
           Nautilus: nautilus-python/extensions/xdg-share.py (asks the D-Bus service when the menu opens)
-          Thunar: 1 Send To entry in Thunar/sendto
-          Nemo: 1 action in nemo/actions
-          Caja, PCManFM, PCManFM-Qt: a Share menu with 1 action in file-manager/actions
+          Thunar: Share… and 1 Send To entry in Thunar/sendto
+          Nemo: Share… and 1 action in nemo/actions
+          Caja, PCManFM, PCManFM-Qt: a Share menu with Share… and 1 action in file-manager/actions
           D-Bus: dbus-1/services/org.xdgshare.Share.service
+          Application menu: applications/org.xdgshare.Share.desktop (Share, with an action per service)
 
         """), "\(result.standardOutput)")
     #expect(
@@ -79,7 +80,7 @@ import Testing
 
     let result = try Tool.run(["unregister"], on: desktop)
     #expect(result.status == 0, "\(result.standardError)")
-    #expect(result.standardOutput.hasPrefix("Removed 7 files from \(data)\n"), "\(result.standardOutput)")
+    #expect(result.standardOutput.hasPrefix("Removed 12 files from \(data)\n"), "\(result.standardOutput)")
     #expect(
       try String(contentsOfFile: mine, encoding: .utf8) == "[Desktop Entry]\nType=Service\nActions=a;\n")
     let left = try FileManager.default.subpathsOfDirectory(atPath: data).filter {
@@ -286,7 +287,7 @@ private func findProgram(_ name: String) -> String? {
     environment["XDG_SHARE_IDLE_TIMEOUT"] = "5"
     let result = try run(paths: [photo, hostile], activate: "Logger", environment: environment)
     #expect((result["menu"] as? [[String: Any]])?.first?["label"] as? String == "Share")
-    #expect((result["menu"] as? [[String: Any]])?.first?["items"] as? [String] == ["Logger"])
+    #expect((result["menu"] as? [[String: Any]])?.first?["items"] as? [String] == ["Share…", "Logger"])
     #expect((result["remote"] as? [Any])?.isEmpty == true)
 
     let data = try Data(contentsOf: URL(fileURLWithPath: "\(desktop.root)/state/received.json"))
@@ -303,14 +304,15 @@ private func findProgram(_ name: String) -> String? {
   @Test(
     .enabled(if: gobjectPython != nil, "needs python3 with GObject introspection (Debian: python3-gi)"),
     .enabled(if: findProgram("dbus-run-session") != nil, "needs dbus-run-session (Debian: dbus-daemon)"))
-  func withoutTheServiceTheMenuIsEmptyRatherThanBroken() throws {
-    // Registered, but the activation file points nowhere: the call fails, the menu stays empty.
+  func withoutTheServiceTheMenuOffersTheShareSheetAlone() throws {
+    // Registered, but the activation file points nowhere: the call fails, "Share…" stays.
     #expect(try Tool.run(["register"], on: desktop).status == 0)
     try FileManager.default.removeItem(
       atPath: "\(desktop.root)/data/dbus-1/services/org.xdgshare.Share.service")
     let photo = try desktop.writeFile(named: Array("photo.png".utf8), contents: tinyPNG)
     let result = try run(paths: [photo], activate: nil, environment: desktop.environment)
-    #expect((result["menu"] as? [Any])?.isEmpty == true)
+    #expect((result["menu"] as? [[String: Any]])?.map { $0["label"] as? String } == ["Share"])
+    #expect((result["menu"] as? [[String: Any]])?.first?["items"] as? [String] == ["Share…"])
   }
 }
 

@@ -141,13 +141,15 @@ func execArguments(_ value: String) -> [String] {
   return arguments.map { $0 == "%F" ? $0 : $0.replacingOccurrences(of: "%%", with: "%") }
 }
 
-/// Runs a program to its end and returns its status and outputs.
-func runProgram(_ arguments: [String], input: String = "") throws -> (
+/// Runs a program to its end and returns its status and outputs; with `environment`, in that
+/// environment alone.
+func runProgram(_ arguments: [String], input: String = "", environment: [String: String]? = nil) throws -> (
   status: Int32, output: String, error: String
 ) {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: arguments[0])
   process.arguments = Array(arguments.dropFirst())
+  if let environment { process.environment = environment }
   let output = Pipe()
   let error = Pipe()
   let stdin = Pipe()

@@ -33,18 +33,28 @@ import Testing
   }
 
   @Test func oneFilePerServiceAndFormatPlusTheSharedOnes() {
-    #expect(rendering.files(of: .dolphin).count == 6)
-    #expect(rendering.files(of: .thunar).count == 6)
-    #expect(rendering.files(of: .nemo).count == 6)
-    #expect(rendering.files(of: .desktopActions).count == 7)
+    // Each format: "Share…" first, then a file per service.
+    #expect(rendering.files(of: .dolphin).count == 1 + 6)
+    #expect(rendering.files(of: .thunar).count == 1 + 6)
+    #expect(rendering.files(of: .nemo).count == 1 + 6)
+    #expect(rendering.files(of: .desktopActions).count == 1 + 6 + 1)
+    for family in [FileManagerFamily.dolphin, .thunar, .nemo, .desktopActions] {
+      #expect(rendering.files(of: family).map(\.opensPicker).first == true, "\(family)")
+      #expect(rendering.files(of: family).filter(\.opensPicker).count == 1, "\(family)")
+      #expect(
+        rendering.files(of: family).filter(\.opensPicker).allSatisfy {
+          ($0.path as NSString).lastPathComponent.hasPrefix("xdg-share.picker.")
+        })
+    }
     #expect(rendering.files(of: .nautilus).map(\.path) == ["nautilus-python/extensions/xdg-share.py"])
     #expect(rendering.files(of: .dbus).map(\.path) == ["dbus-1/services/org.xdgshare.Share.service"])
+    #expect(rendering.files(of: .application).map(\.path) == ["applications/org.xdgshare.Share.desktop"])
     #expect(rendering.files.filter(\.isExecutable).map(\.family).allSatisfy { $0 == .dolphin })
     #expect(Set(rendering.files.map(\.path)).count == rendering.files.count)
   }
 
   @Test func theServiceMenusShareOneSubmenu() throws {
-    for file in rendering.files(of: .dolphin) {
+    for file in rendering.files(of: .dolphin) where !file.opensPicker {
       let keys = KeyFile(parsing: file.contents)
       #expect(keys.groups.map(\.name) == ["Desktop Entry", "Desktop Action share"])
       #expect(keys.value("Type", in: "Desktop Entry") == "Service")
@@ -53,6 +63,15 @@ import Testing
       #expect(!keys.list("MimeType", in: "Desktop Entry").isEmpty)
       #expect(file.path.hasPrefix("kio/servicemenus/xdg-share-") && file.path.hasSuffix(".desktop"))
     }
+    // "Share…" in the same submenu, for files and folders; KIO 5 orders a submenu's actions by
+    // their identifiers, so `picker` comes before every `share`.
+    let picker = KeyFile(
+      parsing: try #require(rendering.files(of: .dolphin).first { $0.opensPicker }).contents)
+    #expect(picker.groups.map(\.name) == ["Desktop Entry", "Desktop Action picker"])
+    #expect(picker.value("X-KDE-Submenu", in: "Desktop Entry") == "Share")
+    #expect(picker.list("MimeType", in: "Desktop Entry") == ["all/all"])
+    #expect(picker.value("Name", in: "Desktop Action picker") == "Share…")
+    #expect("picker" < "share")
     let photos = KeyFile(
       parsing: try #require(
         rendering.files.first { $0.path == "kio/servicemenus/xdg-share-org.example.photos.desktop" }
@@ -65,22 +84,37 @@ import Testing
     #expect(pair.value("X-KDE-MaxNumberOfUrls", in: "Desktop Entry") == "2")
   }
 
-  /// Every Exec line of every format runs xdg-share with the service and the files last.
+  /// Every Exec line of every format runs xdg-share with the service, or the share sheet for
+  /// "Share…", and the files last.
   @Test(arguments: [Fixture.executable, Fixture.hostileExecutable, "/home/zoë/bin/xdg share;x"])
   func everyExecLineRunsXDGShareWithTheFilesLast(_ executable: String) throws {
     let rendering = try FileManagerIntegration.render(
       services: Fixture.services + Fixture.hostileServices, executable: executable, catalog: Fixture.catalog)
+    let ids = rendering.entries.map(\.service.id)
+    let actions = Dictionary(
+      uniqueKeysWithValues: zip(ApplicationEntry.actionIDs(for: ids).map { "Desktop Action " + $0 }, ids))
     var checked = 0
-    for file in rendering.files where [.dolphin, .thunar, .nemo, .desktopActions].contains(file.family) {
+    var pickers = 0
+    for file in rendering.files
+    where [.dolphin, .thunar, .nemo, .desktopActions, .application].contains(file.family) {
       let keys = KeyFile(parsing: file.contents)
       for group in keys.groups {
         guard let exec = keys.value("Exec", in: group.name) else { continue }
-        let id = try #require(rendering.entries.first { file.path.contains($0.service.id) }?.service.id)
+        if file.opensPicker || group.name == "Desktop Entry" && file.family == .application {
+          #expect(execArguments(exec) == [executable, "--picker", "--", "%F"], "\(file.path)")
+          pickers += 1
+          continue
+        }
+        let id =
+          file.family == .application
+          ? try #require(actions[group.name])
+          : try #require(rendering.entries.first { file.path.contains($0.service.id) }?.service.id)
         #expect(execArguments(exec) == [executable, "--service", id, "--", "%F"], "\(file.path)")
         checked += 1
       }
     }
-    #expect(checked == 4 * rendering.entries.count)
+    #expect(checked == 5 * rendering.entries.count)
+    #expect(pickers == 5)
   }
 
   /// A name with quotes, `$`, `%`, `;`, a newline and backslashes stays one value: the same keys
@@ -133,7 +167,15 @@ import Testing
     #expect(menu.value("Name", in: "Desktop Entry") == "Share")
     #expect(menu.value("Tooltip", in: "Desktop Entry") == "Share")
     #expect(
-      menu.list("ItemsList", in: "Desktop Entry") == rendering.entries.map { "xdg-share-" + $0.service.id })
+      menu.list("ItemsList", in: "Desktop Entry")
+        == ["xdg-share.picker"] + rendering.entries.map { "xdg-share-" + $0.service.id })
+    let picker = KeyFile(
+      parsing: try #require(
+        rendering.files.first { $0.path == "file-manager/actions/xdg-share.picker.desktop" }
+      ).contents)
+    #expect(picker.value("Name", in: "Desktop Entry") == "Share…")
+    #expect(picker.list("MimeTypes", in: "X-Action-Profile main") == ["*"])
+    #expect(picker.value("SelectionCount", in: "X-Action-Profile main") == ">0")
     for file in rendering.files(of: .desktopActions)
     where file.path != "file-manager/actions/xdg-share.desktop" {
       let keys = KeyFile(parsing: file.contents)
@@ -159,7 +201,10 @@ import Testing
     let selections = rendering.files(of: .nemo).map {
       KeyFile(parsing: $0.contents).value("Selection", in: "Nemo Action") ?? ""
     }
-    #expect(selections == ["s", "notnone", "notnone", "notnone", "2", "notnone"])
+    #expect(selections == ["notnone", "s", "notnone", "notnone", "notnone", "2", "notnone"])
+    let picker = KeyFile(parsing: try #require(rendering.files(of: .nemo).first { $0.opensPicker }).contents)
+    #expect(picker.value("Name", in: "Nemo Action") == "Share…")
+    #expect(picker.value("Extensions", in: "Nemo Action") == "any;")
   }
 
   @Test func thunarGetsExactTypesOnly() throws {
@@ -169,7 +214,13 @@ import Testing
       #expect(keys.value("TryExec", in: "Desktop Entry") == Fixture.executable)
       #expect(
         !keys.list("MimeType", in: "Desktop Entry").contains { $0.hasSuffix("/*") || $0.hasPrefix("all/") })
+      #expect(keys.value("NoDisplay", in: "Desktop Entry") == "true")
     }
+    // "Share…" lists no type: Thunar offers it for everything, folders included.
+    let picker = KeyFile(
+      parsing: try #require(rendering.files(of: .thunar).first { $0.opensPicker }).contents)
+    #expect(picker.value("Name", in: "Desktop Entry") == "Share…")
+    #expect(picker.value("MimeType", in: "Desktop Entry") == nil)
     let photos = KeyFile(
       parsing: try #require(
         rendering.files.first { $0.path == "Thunar/sendto/xdg-share-org.example.photos.desktop" }
@@ -198,7 +249,7 @@ import Testing
   static let desktopFileValidate = programOnPath("desktop-file-validate")
   static let python = program("/usr/bin/python3", "/usr/local/bin/python3")
 
-  /// Thunar's Send To entries are application entries: they must pass `desktop-file-validate`
+  /// Thunar's Send To entries and the application entry must pass `desktop-file-validate`
   /// (desktop-file-utils), hostile names and paths included.
   @Test(
     .enabled(
@@ -212,8 +263,8 @@ import Testing
       : try FileManagerIntegration.render(
         services: Fixture.services, executable: Fixture.executable, catalog: Fixture.systemCatalog)
     let desktop = try TemporaryDesktop()
-    let files = rendering.files(of: .thunar)
-    #expect(!files.isEmpty)
+    let files = rendering.files(of: .thunar) + rendering.files(of: .application)
+    #expect(files.count > 2)
     for file in files {
       let path = "\(desktop.files)/" + (file.path as NSString).lastPathComponent
       try file.contents.write(toFile: path, atomically: true, encoding: .utf8)

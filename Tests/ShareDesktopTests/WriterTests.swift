@@ -93,7 +93,46 @@ struct FakeSoftware: InstalledSoftware {
     #expect(
       FileManager.default.fileExists(atPath: "\(data)/nemo/actions/xdg-share-org.example.new.nemo_action"))
     let menu = try String(contentsOfFile: "\(data)/file-manager/actions/xdg-share.desktop", encoding: .utf8)
-    #expect(menu.contains("ItemsList=xdg-share-org.example.photos;xdg-share-org.example.new;"))
+    #expect(
+      menu.contains("ItemsList=xdg-share.picker;xdg-share-org.example.photos;xdg-share-org.example.new;"))
+    let application = KeyFile(
+      parsing: try String(contentsOfFile: "\(data)/applications/org.xdgshare.Share.desktop", encoding: .utf8))
+    #expect(application.list("Actions", in: "Desktop Entry") == ["org-example-photos", "org-example-new"])
+  }
+
+  /// The application entry is one of the files: in the manifest, kept in step, and gone with
+  /// `unregister` together with the `applications` folder `register` made.
+  @Test func theApplicationEntryComesAndGoesWithTheOthers() throws {
+    let path = "\(data)/applications/org.xdgshare.Share.desktop"
+    let report = try register()
+    #expect(report.written.contains { $0.path == "applications/org.xdgshare.Share.desktop" })
+    let manifest = try String(contentsOfFile: "\(data)/xdg-share/registered.json", encoding: .utf8)
+    #expect(manifest.contains("\"applications/org.xdgshare.Share.desktop\""))
+    #expect(manifest.contains("\"applications\""))
+    #expect(try mode(path) == 0o644)
+
+    let paths = SearchPaths(environment: ["HOME": desktop.root, "XDG_DATA_HOME": data])
+    FileManagerIntegration.sync(
+      services: Array(Fixture.services.prefix(1)), catalog: Fixture.catalog, paths: paths,
+      software: FakeSoftware())
+    let synced = KeyFile(parsing: try String(contentsOfFile: path, encoding: .utf8))
+    #expect(synced.list("Actions", in: "Desktop Entry") == ["org-example-photos"])
+
+    let removal = try #require(try FileManagerIntegration.unregister(at: location))
+    #expect(removal.removed.contains(path))
+    #expect(!FileManager.default.fileExists(atPath: "\(data)/applications"))
+  }
+
+  /// A user's own application entry at our path is theirs: neither overwritten nor removed.
+  @Test func aUsersOwnApplicationEntryIsLeftAlone() throws {
+    let path = "\(data)/applications/org.xdgshare.Share.desktop"
+    try FileManager.default.createDirectory(atPath: "\(data)/applications", withIntermediateDirectories: true)
+    let mine = "[Desktop Entry]\nType=Application\nName=Mine\nExec=mine %F\n"
+    try mine.write(toFile: path, atomically: true, encoding: .utf8)
+    let report = try register()
+    #expect(report.leftAlone == [LeftAlone(path: path, reason: .notWrittenByXDGShare)])
+    _ = try FileManagerIntegration.unregister(at: location)
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == mine)
   }
 
   @Test func aUsersOwnFilesSurviveRegisterAndUnregister() throws {
@@ -194,7 +233,7 @@ struct FakeSoftware: InstalledSoftware {
     let merged = try String(contentsOfFile: conf, encoding: .utf8)
     #expect(
       merged
-        == "# mine\n[runtime]\nitems-level-zero-order=xdg-share;my-action;\nitems-add-about-item=false\nitems-create-root-menu=false\n\n[io-providers]\nna-desktop=true\n"
+        == "# mine\n[runtime]\nitems-level-zero-order=xdg-share;my-action;\nitems-add-about-item=false\nitems-create-root-menu=false\nitems-list-order-mode=ManualOrder\n\n[io-providers]\nna-desktop=true\n"
     )
     #expect(try register().changedSettings == nil)
     _ = try FileManagerIntegration.unregister(at: location)
@@ -209,11 +248,38 @@ struct FakeSoftware: InstalledSoftware {
     let conf = "\(desktop.root)/config/caja-actions/caja-actions.conf"
     #expect(
       try String(contentsOfFile: conf, encoding: .utf8)
-        == "[runtime]\nitems-level-zero-order=xdg-share;\nitems-create-root-menu=false\nitems-add-about-item=false\n"
+        == "[runtime]\nitems-level-zero-order=xdg-share;\nitems-create-root-menu=false\nitems-add-about-item=false\nitems-list-order-mode=ManualOrder\n"
     )
     _ = try FileManagerIntegration.unregister(at: location)
     #expect(!FileManager.default.fileExists(atPath: conf))
     #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/config/caja-actions"))
+  }
+
+  /// caja-actions' own first run may have put any of our actions at the top level, "Share…"
+  /// included; the merge takes them all out and the menu first.
+  @Test func cajaActionsTopLevelKeepsOnlyTheMenuOfOurs() {
+    let (text, _) = CajaActionsConfiguration.merge(
+      "[runtime]\nitems-level-zero-order=xdg-share.picker;mine;xdg-share-org.example.files;xdg-share;\n",
+      path: "/c", menuID: DesktopActions.menuID, isOurs: DesktopActions.isOurs, earlier: nil)
+    #expect(text.hasPrefix("[runtime]\nitems-level-zero-order=xdg-share;mine;\n"))
+  }
+
+  /// A record of an older xdg-share, which did not set the order mode: its value is recorded on the
+  /// next merge and put back by `unregister`.
+  @Test func cajaActionsOrderModeOfAnOlderRecordIsRestored() throws {
+    let older = CajaActionsConfiguration.Record(
+      path: "/c", created: false,
+      previous: ["items-level-zero-order": "a;", "items-create-root-menu": nil, "items-add-about-item": nil])
+    let text =
+      "[runtime]\nitems-level-zero-order=xdg-share;a;\nitems-create-root-menu=false\nitems-add-about-item=false\nitems-list-order-mode=DescendingOrder\n"
+    let (merged, record) = CajaActionsConfiguration.merge(
+      text, path: "/c", menuID: DesktopActions.menuID, isOurs: DesktopActions.isOurs, earlier: older)
+    #expect(merged.contains("\nitems-list-order-mode=ManualOrder\n"))
+    #expect(record.previous["items-list-order-mode"] == .some("DescendingOrder"))
+    #expect(record.previous["items-level-zero-order"] == .some("a;"))
+    #expect(
+      CajaActionsConfiguration.unmerge(merged, record: record, isOurs: DesktopActions.isOurs)
+        == "[runtime]\nitems-level-zero-order=a;\nitems-list-order-mode=DescendingOrder\n")
   }
 
   /// A manifest from before the settings moved to `$HOME/.config`: the old merge is undone.

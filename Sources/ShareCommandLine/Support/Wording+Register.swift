@@ -74,22 +74,26 @@ extension Wording {
     case .nemo: "Nemo"
     case .desktopActions: "Caja, PCManFM, PCManFM-Qt"
     case .dbus: "D-Bus"
+    case .application: "Application menu"
     }
   }
 
   private static func summary(_ family: FileManagerFamily, files: [GeneratedFile]) -> String {
     guard let first = files.first else { return "nothing" }
     let folder = PathText.parent(of: first.path)
-    let count = files.count
+    // The services' entries; "Share…", which opens the share sheet, is named apart.
+    let count = files.filter { !$0.opensPicker }.count
+    let sheet = files.contains(where: \.opensPicker) ? "Share… and " : ""
     switch family {
     case .dolphin:
-      return "\(count) service \(count == 1 ? "menu" : "menus") in \(folder), in the Share submenu"
-    case .thunar: return "\(count) Send To \(count == 1 ? "entry" : "entries") in \(folder)"
-    case .nemo: return "\(count) \(count == 1 ? "action" : "actions") in \(folder)"
+      return "\(sheet)\(count) service \(count == 1 ? "menu" : "menus") in \(folder), in the Share submenu"
+    case .thunar: return "\(sheet)\(count) Send To \(count == 1 ? "entry" : "entries") in \(folder)"
+    case .nemo: return "\(sheet)\(count) \(count == 1 ? "action" : "actions") in \(folder)"
     case .desktopActions:
-      return "a Share menu with \(count - 1) \(count == 2 ? "action" : "actions") in \(folder)"
+      return "a Share menu with \(sheet)\(count - 1) \(count == 2 ? "action" : "actions") in \(folder)"
     case .nautilus: return first.path + " (asks the D-Bus service when the menu opens)"
     case .dbus: return first.path
+    case .application: return first.path + " (Share, with an action per service)"
     }
   }
 }

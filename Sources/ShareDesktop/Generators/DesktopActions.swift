@@ -1,8 +1,9 @@
 import ShareCore
 
 /// DES-EMA actions for Caja (caja-actions), PCManFM (libfm-modules) and PCManFM-Qt:
-/// `file-manager/actions/xdg-share-<id>.desktop` per service and one "Share" menu,
-/// `file-manager/actions/xdg-share.desktop`, that lists them.
+/// `file-manager/actions/xdg-share-<id>.desktop` per service, "Share…" for every selection,
+/// `file-manager/actions/xdg-share.picker.desktop`, and one "Share" menu,
+/// `file-manager/actions/xdg-share.desktop`, that lists them, "Share…" first.
 ///
 /// libfm compares types exactly or by `type/*`, and each listed type must fit every selected file,
 /// so wildcards are used wherever a whole media type is accepted. `all/allfiles` means regular
@@ -12,10 +13,34 @@ enum DesktopActions {
   static let folder = "file-manager/actions"
   /// The menu's id (its file's base name); a service id never makes `xdg-share` alone.
   static let menuID = "xdg-share"
+  /// The id of the "Share…" action.
+  static let pickerID = Picker.baseName
+
+  /// Whether `id` is the menu or an action xdg-share writes.
+  static func isOurs(_ id: String) -> Bool {
+    id == menuID || id == pickerID || id.hasPrefix(FileManagerIntegration.filePrefix)
+  }
 
   static func files(for entries: [MenuEntry], executable: String, catalog: MIMECatalog) -> [GeneratedFile] {
-    guard !entries.isEmpty else { return [] }
-    var files = entries.map { entry in
+    let picker = [
+      "[Desktop Entry]",
+      "Type=Action",
+      "Name=" + Picker.label,
+      "Tooltip=" + Picker.label,
+      "Icon=" + ShareService.defaultIcon,
+      "Profiles=main;",
+      "",
+      "[X-Action-Profile main]",
+      "MimeTypes=*;",
+      "SelectionCount=>0",
+      "Exec=" + DesktopEntry.pickerExec(executable: executable),
+    ]
+    var files = [
+      GeneratedFile(
+        path: "\(folder)/\(pickerID).desktop", contents: header() + picker.joined(separator: "\n") + "\n",
+        family: .desktopActions, opensPicker: true)
+    ]
+    files += entries.map { entry in
       let service = entry.service
       let coverage = entry.coverage
       let mimeTypes: [String] =
@@ -54,7 +79,7 @@ enum DesktopActions {
       "Name=Share",
       "Tooltip=Share",
       "Icon=" + ShareService.defaultIcon,
-      "ItemsList=" + DesktopEntry.list(entries.map(\.baseName)),
+      "ItemsList=" + DesktopEntry.list([pickerID] + entries.map(\.baseName)),
     ]
     files.append(
       GeneratedFile(

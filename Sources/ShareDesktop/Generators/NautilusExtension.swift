@@ -1,10 +1,12 @@
 /// Nautilus: one nautilus-python extension, `nautilus-python/extensions/xdg-share.py`.
 ///
 /// Nautilus 43 has no declarative format, so the extension asks the xdg-share D-Bus service which
-/// services accept the selection (`QueryItems`, the exact rules) each time the menu opens, and
-/// starts `xdg-share --service <id> -- <paths>` with an argument list, never a shell. When the bus
-/// call fails it offers nothing rather than break the menu. Only the path of xdg-share is baked
-/// in, as an ASCII Python literal; the service names come from the bus at run time.
+/// services accept the selection (`QueryItems`, the exact rules) each time the menu opens. The
+/// submenu starts with "Share…", which opens the share sheet (`xdg-share --picker -- <paths>`),
+/// and lists those services (`xdg-share --service <id> -- <paths>`); each starts with an argument
+/// list, never a shell, the paths as bytes. When the bus call fails, "Share…" stands alone and the
+/// menu still works. Only the path of xdg-share and the label are baked in, as ASCII Python
+/// literals; the service names come from the bus at run time.
 enum NautilusExtension {
   static let path = "nautilus-python/extensions/xdg-share.py"
 
@@ -15,9 +17,10 @@ enum NautilusExtension {
   static func source(executable: String) -> String {
     header()
       + """
-      # The Share submenu of Nautilus (nautilus-python 4): the services come from the xdg-share
-      # D-Bus service each time the menu opens, so its rules decide, and a click runs
-      # `xdg-share --service ID -- PATHS...` without a shell.
+      # The Share submenu of Nautilus (nautilus-python 4): "Share..." opens the share sheet,
+      # `xdg-share --picker -- PATHS...`; the services come from the xdg-share D-Bus service
+      # each time the menu opens, so its rules decide, and each runs
+      # `xdg-share --service ID -- PATHS...`. Nothing runs through a shell.
       import os
       import re
       import subprocess
@@ -28,6 +31,7 @@ enum NautilusExtension {
       from gi.repository import Gio, GLib, GObject, Nautilus  # noqa: E402
 
       XDG_SHARE = \(pythonStringLiteral(executable))
+      PICKER_LABEL = \(pythonStringLiteral(Picker.label))
       BUS_NAME = \(pythonStringLiteral(FileManagerIntegration.busName))
       OBJECT_PATH = "/org/xdgshare/Share"
       INTERFACE = "org.xdgshare.Share1"
@@ -37,9 +41,9 @@ enum NautilusExtension {
 
 
       def query_services(paths):
-          \"""The services that accept `paths` together: a list of dicts with id, name, icon.\"""
+          \"""The services that accept `paths` (bytes) together: a list of dicts with id, name, icon.\"""
           bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
-          items = [{"path": GLib.Variant("ay", os.fsencode(path))} for path in paths]
+          items = [{"path": GLib.Variant("ay", path)} for path in paths]
           reply = bus.call_sync(
               BUS_NAME, OBJECT_PATH, INTERFACE, "QueryItems",
               GLib.Variant("(aa{sv}a{sv})", (items, {})), GLib.VariantType("(aa{sv})"),
@@ -47,10 +51,11 @@ enum NautilusExtension {
           return reply.unpack()[0]
 
 
-      def share(_item, service_id, paths):
+      def run(_item, options, paths):
+          \"""Starts `xdg-share OPTIONS -- PATHS...`, the paths as bytes, in a session of its own.\"""
           try:
               subprocess.Popen(
-                  [XDG_SHARE, "--service", service_id, "--", *paths],
+                  [XDG_SHARE, *options, "--", *paths],
                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                   close_fds=True, start_new_session=True)
           except OSError:
@@ -66,14 +71,17 @@ enum NautilusExtension {
                   path = location.get_path() if location is not None else None
                   if path is None:
                       return []  # Not a local file: nothing to share by path.
-                  paths.append(path)
+                  paths.append(os.fsencode(path))
               if not paths:
                   return []
+              submenu = Nautilus.Menu()
+              picker = Nautilus.MenuItem(name="XdgShare::picker", label=PICKER_LABEL, tip="", icon="")
+              picker.connect("activate", run, ["--picker"], list(paths))
+              submenu.append_item(picker)
               try:
                   services = query_services(paths)
-              except Exception:  # No bus, no service, a timeout: offer nothing.
-                  return []
-              submenu = Nautilus.Menu()
+              except Exception:  # No bus, no service, a timeout: the share sheet alone.
+                  services = []
               for service in services:
                   service_id = service.get("id")
                   if not isinstance(service_id, str) or not SAFE_ID.fullmatch(service_id):
@@ -83,10 +91,8 @@ enum NautilusExtension {
                       label=str(service.get("name") or service_id),
                       tip=str(service.get("description") or ""),
                       icon=str(service.get("icon") or ""))
-                  item.connect("activate", share, service_id, list(paths))
+                  item.connect("activate", run, ["--service", service_id], list(paths))
                   submenu.append_item(item)
-              if not submenu.get_items():
-                  return []
               top = Nautilus.MenuItem(name="XdgShare::Share", label="Share", tip="", icon="")
               top.set_submenu(submenu)
               return [top]

@@ -1,6 +1,7 @@
 import ShareCore
 
-/// Nemo actions: `nemo/actions/xdg-share-<id>.nemo_action`.
+/// Nemo actions: `nemo/actions/xdg-share-<id>.nemo_action`, and `xdg-share.picker.nemo_action`,
+/// "Share…", for every selection.
 ///
 /// Nemo 5 has no submenus for actions, so each is named "Share: <name>". It expands `%` tokens in
 /// `Name` and `Comment`, so a literal `%` is written `%%`. `Mimetypes` match subclasses and
@@ -9,7 +10,7 @@ enum NemoActions {
   static let folder = "nemo/actions"
 
   static func files(for entries: [MenuEntry], executable: String, catalog: MIMECatalog) -> [GeneratedFile] {
-    entries.map { entry in
+    let services = entries.map { entry in
       let service = entry.service
       let coverage = entry.coverage
       func label(_ text: String) -> String {
@@ -42,6 +43,18 @@ enum NemoActions {
         path: "\(folder)/\(entry.baseName).nemo_action",
         contents: header() + lines.joined(separator: "\n") + "\n", family: .nemo)
     }
+    let picker = [
+      "[Nemo Action]",
+      "Name=" + Picker.label,
+      "Exec=" + DesktopEntry.pickerExec(executable: executable),
+      "Icon-Name=" + ShareService.defaultIcon,
+      "Selection=notnone",
+      "Extensions=any;",
+    ]
+    let pickerFile = GeneratedFile(
+      path: "\(folder)/\(Picker.baseName).nemo_action",
+      contents: header() + picker.joined(separator: "\n") + "\n", family: .nemo, opensPicker: true)
+    return [pickerFile] + services
   }
 
   /// `s` one, `m` more than one, `N` exactly N, `notnone` at least one: the closest Nemo has.

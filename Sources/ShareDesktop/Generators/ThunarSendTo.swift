@@ -1,13 +1,17 @@
-/// Thunar's Send To menu: `Thunar/sendto/xdg-share-<id>.desktop`, application entries.
+import ShareCore
+
+/// Thunar's Send To menu: `Thunar/sendto/xdg-share-<id>.desktop`, application entries, and
+/// `xdg-share.picker.desktop`, "Share…".
 ///
 /// Thunar compares MIME types exactly (`g_content_type_equals`): no wildcards, no subclasses. So
 /// every accepted type is spelled out; a service for every file lists none, which Thunar takes as
-/// everything (folders included). `TryExec` hides the entries once xdg-share is gone.
+/// everything (folders included), and so does "Share…". `TryExec` hides the entries once
+/// xdg-share is gone.
 enum ThunarSendTo {
   static let folder = "Thunar/sendto"
 
   static func files(for entries: [MenuEntry], executable: String) -> [GeneratedFile] {
-    entries.map { entry in
+    let services = entries.map { entry in
       let service = entry.service
       var lines = [
         "[Desktop Entry]",
@@ -33,5 +37,19 @@ enum ThunarSendTo {
         contents: header() + lines.joined(separator: "\n") + "\n",
         family: .thunar)
     }
+    let picker = [
+      "[Desktop Entry]",
+      "Type=Application",
+      "Name=" + Picker.label,
+      "Icon=" + ShareService.defaultIcon,
+      "TryExec=" + DesktopEntry.escape(executable),
+      "Exec=" + DesktopEntry.pickerExec(executable: executable),
+      "NoDisplay=true",
+    ]
+    let pickerFile = GeneratedFile(
+      path: "\(folder)/\(Picker.baseName).desktop",
+      contents: header() + picker.joined(separator: "\n") + "\n",
+      family: .thunar, opensPicker: true)
+    return [pickerFile] + services
   }
 }
