@@ -63,7 +63,7 @@ import Testing
     let registry = ServiceRegistry.load(from: folders, loader: loader)
     #expect(registry.services.map(\.id) == ["org.example.good"])
     #expect(
-      registry.problems == [
+      registry.problems.withoutPositions == [
         BundleProblem(
           file: "\(broken)/Info.plist", key: InfoPlistKey.executable,
           kind: .missingFile(expected: .executableFileInBundle, name: "share"))

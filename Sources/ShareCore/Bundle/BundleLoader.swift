@@ -121,7 +121,8 @@ private struct ManifestReader {
     let strings = Localization.strings(inBundle: bundlePath, languages: languages)
     let displayName = string(root, InfoPlistKey.displayName)
     let bundleName = string(root, InfoPlistKey.name)
-    if displayName == nil && bundleName == nil {
+    // Missing only when neither is there at all: one of the wrong type was reported as such.
+    if root[InfoPlistKey.displayName] == nil && root[InfoPlistKey.name] == nil {
       report(InfoPlistKey.name, in: root, .missingKey(expected: .string))
     }
     let name =

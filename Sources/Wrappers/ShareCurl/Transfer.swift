@@ -41,6 +41,8 @@ final class Transfer {
   /// Fills `buffer` with the body's next bytes; returns how many, 0 at the end, or
   /// `CURL_READFUNC_ABORT`.
   func fill(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
+    // Checked here too, not only in the progress callback, which a busy machine may call late.
+    if cancellation?.isCancelled == true { return XS_CURL_READFUNC_ABORT }
     switch body {
     case .none:
       return 0
