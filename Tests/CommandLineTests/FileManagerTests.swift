@@ -492,14 +492,23 @@ private final class ScreenSession {
     return nil
   }
 
-  /// Polls ``find(_:in:step:)`` over the windows `regions` gives, for up to `timeout` seconds.
+  /// Polls ``find(_:in:step:)`` over the windows `regions` gives, for up to `timeout` seconds,
+  /// until `phrase` is found at the same place twice in a row: a menu still sliding or being
+  /// laid out (GTK 4's popovers animate) would otherwise be clicked where it no longer is.
   func waitFor(
     _ phrase: String, timeout: Double = 20, step: String, regions: () throws -> [Box]
   ) throws -> Box? {
     let deadline = Date().addingTimeInterval(timeout)
+    var previous: Box?
     repeat {
-      if let box = try find(phrase, in: try regions(), step: step) { return box }
-      Thread.sleep(forTimeInterval: 0.5)
+      let box = try find(phrase, in: try regions(), step: step)
+      if let box, let previous, abs(box.center.x - previous.center.x) <= 2,
+        abs(box.center.y - previous.center.y) <= 2
+      {
+        return box
+      }
+      previous = box
+      Thread.sleep(forTimeInterval: box == nil ? 0.5 : 0.3)
     } while Date() < deadline
     return nil
   }
