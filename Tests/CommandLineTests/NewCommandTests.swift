@@ -167,6 +167,16 @@ import Testing
     #expect(unbuilt.standardError.contains("not built yet: run Tally/build.sh"))
   }
 
+  @Test func aShareKitPathBecomesAnAbsoluteURL() throws {
+    let made = try Tool.run(
+      ["new", "--swift", "--sharekit-url", "../src/./XDG-Share.git", "Tally"], on: desktop)
+    #expect(made.status == 0, "\(made.standardError)")
+    let manifest = try String(contentsOfFile: desktop.files + "/Tally/Package.swift", encoding: .utf8)
+    let parent = URL(fileURLWithPath: desktop.files).deletingLastPathComponent().path
+    #expect(manifest.contains(#".package(url: "file://\#(parent)/src/XDG-Share.git", from: "#), "\(manifest)")
+    #expect(manifest.contains(#"package: "xdg-share")"#))
+  }
+
   /// Builds the package `new --swift` writes with the command it prints, against a tagged clone
   /// of this repository (offline, as a plugin author would against a release); then the bundle
   /// serves a real share. A release build of ShareKit: minutes.

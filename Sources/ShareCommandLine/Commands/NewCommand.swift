@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ShareCore
+import ShareGLib
 import SharePOSIX
 
 /// `xdg-share new`: writes a bundle to start from (`--swift`, `--shell`, `--python`), or ports an
@@ -34,7 +35,7 @@ enum NewCommand {
       report = Wording.wroteTemplate(
         bundle: bundle, id: identifier, program: name, language: python ? "Python" : "POSIX sh")
     case .swift:
-      guard let url = options.shareKitURL ?? ShareKitSource.defaultURL else {
+      guard let url = options.shareKitURL.map(ShareKitSource.url(given:)) ?? ShareKitSource.defaultURL else {
         context.output.error(Wording.describe(.noShareKitRepository(ShareKitSource.buildRepository)))
         return .failure
       }
@@ -181,6 +182,8 @@ enum NewCommand {
   /// is left.
   private static func stage(_ files: [StagedFile], outputs: [String], context: ToolContext) -> Bool {
     let staging = ".\(outputs[0]).new-\(ProcessInfo.processInfo.processIdentifier)"
+    // One left by a run that was killed, whose process number this one has now, goes first.
+    try? FileManager.default.removeItem(atPath: staging)
     defer { try? FileManager.default.removeItem(atPath: staging) }
     do {
       try FileSystem.makeDirectory(Array(staging.utf8), mode: 0o700)
@@ -246,6 +249,20 @@ enum ShareKitSource {
       (try? FileSystem.linkStatus(Array((root + "/.git").utf8))) != nil
     else { return nil }
     return FilePath(root).fileURL
+  }
+
+  /// `--sharekit-url` as the package needs it: a URL as given, a path (which the package in its
+  /// own folder could not follow if relative) as an absolute `file://` URL.
+  static func url(given: String) -> String {
+    guard !given.contains("://") else { return given }
+    let absolute = FilePath(given).absolute(in: ShareGLib.currentDirectory()).bytes
+    // `..` and `.` taken out, as the folder's own URL has none.
+    var components: [ArraySlice<UInt8>] = []
+    for component in absolute.split(separator: UInt8(ascii: "/")) where component != [UInt8(ascii: ".")] {
+      if component.elementsEqual("..".utf8) { _ = components.popLast() } else { components.append(component) }
+    }
+    let joined = components.map { [UInt8(ascii: "/")] + $0 }.joined()
+    return FilePath(bytes: components.isEmpty ? [UInt8(ascii: "/")] : Array(joined)).fileURL
   }
 
   /// The package identity SwiftPM gives the repository at `url`: its last path component, without

@@ -52,7 +52,7 @@ extension Parser {
           guard !text.isEmpty else {
             throw .invalidValue(option: option.name, value: text, expected: "a git URL or an absolute path")
           }
-          shareKitURL = text.hasPrefix("/") ? FilePath(text).fileURL : text
+          shareKitURL = text
         default: break
         }
       }
