@@ -52,6 +52,8 @@ public enum XDGShareTool {
     case .manual:
       output.line(ManualPage.render())
       code = .success
+    case .new(let options):
+      code = NewCommand.run(options, context: context)
     }
     return code.rawValue
   }

@@ -130,7 +130,7 @@ import Testing
       try Tool.run([command, "--help"], on: desktop).standardOutput.split(separator: "\n").first)
     let named = Set(
       usage.split(separator: " ").compactMap { word -> String? in
-        let option = word.drop { $0 == "[" }.prefix { $0 == "-" || $0.isLetter }
+        let option = word.drop { $0 == "[" || $0 == "(" }.prefix { $0 == "-" || $0.isLetter }
         return option.hasPrefix("--") && option.count > 2 ? String(option) : nil
       })
     #expect(offered == named, "\(usage)")

@@ -19,8 +19,8 @@ func programPath(_ name: String) -> String? {
   /// Every command, hidden ones too; `everyCommandIsAHelpTopic` in the completion tests keeps this
   /// list the table's.
   static let commands = [
-    "share", "list", "validate", "install", "uninstall", "history", "retry", "group", "daemon", "register",
-    "unregister", "completion", "man",
+    "share", "list", "new", "validate", "install", "uninstall", "history", "retry", "group", "daemon",
+    "register", "unregister", "completion", "man",
   ]
 
   /// The generated files, by the command line that prints them.

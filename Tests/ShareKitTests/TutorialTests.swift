@@ -17,17 +17,20 @@ import Testing
 ///   command are its expected standard output (`...` stands for any lines, the home folder is
 ///   written `/home/you`), and it must exit with status 0; `cd DIR` changes the folder;
 /// - `<!-- tutorial: fixture NAME -->`: a picture the reader is asked to provide;
+/// - `<!-- tutorial: excerpt PATH -->` before a code block: the block is part of the file `PATH`
+///   as it is at that step (a file a command wrote), word for word;
 /// - `<!-- tutorial: example -->` before a code block: an illustration, not a step.
 ///
 /// Every code block must carry one of these, so no step goes untested. `/path/to/xdg-share` in
-/// a file stands for this repository.
+/// a file stands for this repository: a clone of it, tagged with the version `xdg-share
+/// --version` prints, as a plugin author's package depends on it by version.
 @Suite("The tutorial, followed step by step")
 struct TutorialTests {
   @Test("every code block is a step or marked as an example")
   func everyBlockIsMarked() throws {
     let tutorial = try Tutorial.load()
     #expect(tutorial.problems == [])
-    #expect(tutorial.parts.map(\.name) == ["python", "swift"])
+    #expect(tutorial.parts.map(\.name) == ["python", "shell", "swift", "xcode"])
     for part in tutorial.parts {
       #expect(part.steps.count >= 5, "part \(part.name) has only \(part.steps.count) steps")
     }
@@ -38,9 +41,19 @@ struct TutorialTests {
     _ = try Tutorial.load().follow(part: "python")
   }
 
+  @Test("part 2: a share service in sh, from xdg-share new --shell")
+  func shellService() throws {
+    _ = try Tutorial.load().follow(part: "shell")
+  }
+
+  @Test("part 4: porting an iOS share extension with xdg-share new --from-xcode")
+  func portedService() throws {
+    _ = try Tutorial.load().follow(part: "xcode")
+  }
+
   /// Builds a package depending on this repository in release mode (a minute or two), then runs
   /// the program it made as the host does, to check what `ShareExtension.main()` does.
-  @Test("part 2: a share service in Swift, with ShareKit and an App Group", .timeLimit(.minutes(15)))
+  @Test("part 3: a share service in Swift, with ShareKit and an App Group", .timeLimit(.minutes(15)))
   func swiftService() throws {
     guard let followed = try Tutorial.load().follow(part: "swift") else { return }
     let program = followed.home + "/stash/.build/release/stash"
@@ -136,6 +149,7 @@ struct Tutorial {
 
   enum Step {
     case file(line: Int, path: String, contents: String)
+    case excerpt(line: Int, path: String, contents: String)
     case run(line: Int, commands: [Command])
     case fixture(line: Int, path: String)
   }
@@ -183,7 +197,7 @@ struct Tutorial {
           tutorial.parts.append(Part(name: argument))
         case "fixture":
           tutorial.append(.fixture(line: number, path: argument), problemLine: number)
-        case "file", "run", "example":
+        case "file", "excerpt", "run", "example":
           if let pending {
             tutorial.problems.append("line \(pending.line): '\(pending.kind)' is followed by no code block")
           }
@@ -210,6 +224,10 @@ struct Tutorial {
         case "file":
           let contents = block.joined(separator: "\n") + "\n"
           tutorial.append(.file(line: number, path: marker.argument, contents: contents), problemLine: number)
+        case "excerpt":
+          let contents = block.joined(separator: "\n") + "\n"
+          tutorial.append(
+            .excerpt(line: number, path: marker.argument, contents: contents), problemLine: number)
         case "run":
           tutorial.append(
             .run(line: number, commands: commands(in: block, from: number + 1, tutorial: &tutorial)),
@@ -274,10 +292,17 @@ struct Tutorial {
     }
     let desktop = try TemporaryDesktop()
     let home = desktop.root + "/home"
-    // The repository under the name the tutorial's Package.swift uses for it.
+    // The repository under the name the tutorial's Package.swift uses for it, tagged with this
+    // xdg-share's version, when a file of the part refers to it.
     let repository = desktop.root + "/xdg-share"
-    try FileManager.default.createSymbolicLink(atPath: repository, withDestinationPath: Self.repositoryRoot)
-    defer { try? FileManager.default.removeItem(atPath: repository) }
+    let usesRepository = part.steps.contains {
+      if case .file(_, _, let contents) = $0 { contents.contains(Self.repositoryPlaceholder) } else { false }
+    }
+    if usesRepository {
+      let version = try Self.run([Tool.path, "--version"], in: home, environment: desktop.environment).output
+        .dropFirst("xdg-share ".count).trimmingCharacters(in: .whitespacesAndNewlines)
+      try TaggedClone.make(at: repository, tag: version, environment: desktop.environment)
+    }
 
     // The reader's defaults: data, state and settings in the home folder, xdg-share on PATH.
     var environment = desktop.environment
@@ -296,6 +321,12 @@ struct Tutorial {
           atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try contents.replacingOccurrences(of: Self.repositoryPlaceholder, with: repository)
           .write(toFile: file, atomically: true, encoding: .utf8)
+      case .excerpt(let line, let path, let contents):
+        let file = Self.resolve(path, in: folder, home: home)
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8), text.contains(contents) else {
+          Issue.record("line \(line): the block is not part of \(path) as written at this step")
+          return nil
+        }
       case .fixture(_, let path):
         try Data(tinyPNG).write(to: URL(fileURLWithPath: Self.resolve(path, in: folder, home: home)))
       case .run(_, let commands):

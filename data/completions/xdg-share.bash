@@ -37,7 +37,8 @@ _xdg_share_offer() {
 _xdg_share_option_value() {
   case "$1 $2" in
     'share --service') kind=services ;;
-    'share --text'|'share --url'|'list --text'|'list --url'|'daemon --idle-timeout') kind=nothing ;;
+    'share --text'|'share --url'|'list --text'|'list --url'|'new --identifier'|'new --define'|'new --sharekit-url'|'daemon --idle-timeout') kind=nothing ;;
+    'new --from-xcode') kind=files ;;
     *) return 1 ;;
   esac
 }
@@ -45,13 +46,13 @@ _xdg_share_option_value() {
 # Sets kind to what COMMAND's operand number INDEX (from 0) completes as.
 _xdg_share_operand() {
   case "$1 $2" in
+    'new 0'|'group 1') kind=nothing ;;
     'install 0') kind=directories ;;
     'uninstall 0') kind=services ;;
     'retry 0') kind=requests ;;
     'group 0') kind='words:path' ;;
-    'group 1') kind=nothing ;;
     'completion 0') kind='words:bash zsh fish' ;;
-    'help 0') kind='words:share list validate install uninstall history retry group daemon register unregister completion man' ;;
+    'help 0') kind='words:share list new validate install uninstall history retry group daemon register unregister completion man' ;;
     'share '*|'list '*|'validate '*) kind=files ;;
     *) kind=nothing ;;
   esac
@@ -63,6 +64,7 @@ _xdg_share_options() {
   case $1 in
     share) options='--service --picker --text --url --json --help --' ;;
     list) options='--text --url --json --help --' ;;
+    new) options='--swift --shell --python --from-xcode --identifier --define --sharekit-url --help' ;;
     validate) options='--help' ;;
     install) options='--help' ;;
     uninstall) options='--help' ;;
@@ -92,14 +94,14 @@ _xdg_share() {
     if [[ $cur == -* ]]; then
       COMPREPLY=($(compgen -W '--help --version --service --picker --text --url --json --' -- "$cur"))
     else
-      COMPREPLY=($(compgen -W 'share list validate install uninstall history retry group daemon register unregister completion man' -- "$cur"))
+      COMPREPLY=($(compgen -W 'share list new validate install uninstall history retry group daemon register unregister completion man' -- "$cur"))
       _xdg_share_files
     fi
     return
   fi
   local command=share first=1
   case ${words[1]} in
-    share|list|validate|install|uninstall|history|retry|group|daemon|register|unregister|completion|man) command=${words[1]} first=2 ;;
+    share|list|new|validate|install|uninstall|history|retry|group|daemon|register|unregister|completion|man) command=${words[1]} first=2 ;;
     help|--help|-h) command=help first=2 ;;
     --version|-V) return ;;
   esac

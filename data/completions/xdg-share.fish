@@ -7,7 +7,7 @@ function __xdg_share_command
     set -l tokens (commandline -opc)
     if not set -q tokens[2]
         echo -
-    else if contains -- $tokens[2] share list validate install uninstall history retry group daemon register unregister completion man
+    else if contains -- $tokens[2] share list new validate install uninstall history retry group daemon register unregister completion man
         echo $tokens[2]
     else if contains -- $tokens[2] help --help -h
         echo help
@@ -34,7 +34,7 @@ function __xdg_share_operands
     set -l tokens (commandline -opc)
     set -e tokens[1]
     # A command's name is not an operand; a file first is (the short form).
-    if set -q tokens[1]; and contains -- $tokens[1] share list validate install uninstall history retry group daemon register unregister completion man help --help -h
+    if set -q tokens[1]; and contains -- $tokens[1] share list new validate install uninstall history retry group daemon register unregister completion man help --help -h
         set -e tokens[1]
     end
     set -l count 0
@@ -50,7 +50,7 @@ function __xdg_share_operands
             set separator 1
             set skip 0
         else if string match -q -- '-?*' $token
-            if contains -- $token --idle-timeout --service --text --url
+            if contains -- $token --define --from-xcode --identifier --idle-timeout --service --sharekit-url --text --url
                 set skip 1
             end
         else
@@ -75,6 +75,7 @@ complete -c xdg-share -f
 # The first word: a command, or the start of the short form of share (an option or a file).
 complete -c xdg-share -n '__xdg_share_using -' -a share -d 'Share with a service (the default: `xdg-share photo.png`).'
 complete -c xdg-share -n '__xdg_share_using -' -a list -d 'Show the installed share services, or those that accept the given items.'
+complete -c xdg-share -n '__xdg_share_using -' -a new -d 'Write a share-extension bundle to start from, or port an Xcode one.'
 complete -c xdg-share -n '__xdg_share_using -' -a validate -d 'Check share-extension bundles and report every problem.'
 complete -c xdg-share -n '__xdg_share_using -' -a install -d 'Validate a bundle and install it for this user.'
 complete -c xdg-share -n '__xdg_share_using -' -a uninstall -d 'Remove a service this user installed.'
@@ -88,7 +89,7 @@ complete -c xdg-share -n '__xdg_share_using -' -a completion -d 'Print the compl
 complete -c xdg-share -n '__xdg_share_using -' -a man -d 'Print the manual page xdg-share(1).'
 complete -c xdg-share -n '__xdg_share_using -' -F
 complete -c xdg-share -n '__xdg_share_option_of -' -s V -l version -d 'Print the version'
-complete -c xdg-share -n '__xdg_share_option_of - share list validate install uninstall history retry group daemon register unregister completion man' -s h -l help -d 'Show help'
+complete -c xdg-share -n '__xdg_share_option_of - share list new validate install uninstall history retry group daemon register unregister completion man' -s h -l help -d 'Show help'
 
 # share
 complete -c xdg-share -n '__xdg_share_option_of - share' -l service -x -a '(__xdg_share_services)' -d 'The service to share with'
@@ -103,6 +104,15 @@ complete -c xdg-share -n '__xdg_share_option_of list' -l text -x -d 'Share a pie
 complete -c xdg-share -n '__xdg_share_option_of list' -l url -x -d 'Share a link'
 complete -c xdg-share -n '__xdg_share_option_of list' -l json -d 'Print the services as JSON'
 complete -c xdg-share -n '__xdg_share_using list' -F
+
+# new
+complete -c xdg-share -n '__xdg_share_option_of new' -l swift -d 'A program in Swift, with ShareKit'
+complete -c xdg-share -n '__xdg_share_option_of new' -l shell -d 'A program in POSIX sh'
+complete -c xdg-share -n '__xdg_share_option_of new' -l python -d 'A program in Python 3'
+complete -c xdg-share -n '__xdg_share_option_of new' -l from-xcode -r -F -d 'Port a share extension from an Xcode project\'s Info.plist'
+complete -c xdg-share -n '__xdg_share_option_of new' -l identifier -x -d 'The bundle identifier'
+complete -c xdg-share -n '__xdg_share_option_of new' -l define -x -d 'Give a build variable a value'
+complete -c xdg-share -n '__xdg_share_option_of new' -l sharekit-url -x -d 'ShareKit\'s git repository'
 
 # validate
 complete -c xdg-share -n '__xdg_share_using validate' -F
@@ -136,4 +146,4 @@ complete -c xdg-share -n '__xdg_share_option_of unregister' -l system -d 'Remove
 complete -c xdg-share -n '__xdg_share_using completion; and test (__xdg_share_operands) -eq 0' -f -a 'bash zsh fish'
 
 # help
-complete -c xdg-share -n '__xdg_share_using help; and test (__xdg_share_operands) -eq 0' -f -a 'share list validate install uninstall history retry group daemon register unregister completion man'
+complete -c xdg-share -n '__xdg_share_using help; and test (__xdg_share_operands) -eq 0' -f -a 'share list new validate install uninstall history retry group daemon register unregister completion man'

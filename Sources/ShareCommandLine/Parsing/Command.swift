@@ -20,6 +20,8 @@ public enum Command: Equatable, Sendable {
   case completion(Shell)
   /// `man`: the manual page xdg-share(1), generated from ``CommandTable``.
   case manual
+  /// `new`: a bundle to start from, or one ported from Xcode.
+  case new(NewOptions)
 }
 
 /// The shells `xdg-share completion` writes a script for.
@@ -44,6 +46,7 @@ public enum CommandName: String, CaseIterable, Sendable {
   case unregister
   case completion
   case man
+  case new
 }
 
 /// What the user shares: texts, links and files, in the order given.
@@ -65,4 +68,31 @@ public struct ShareOptions: Equatable, Sendable {
   public var picker = false
   public var json = false
   public var selection = SelectionArguments()
+}
+
+/// What `new` writes.
+public struct NewOptions: Equatable, Sendable {
+  public enum Template: Equatable, Sendable {
+    case swift
+    case shell
+    case python
+    /// A bundle ported from an Xcode project's source Info.plist.
+    case fromXcode(FilePath)
+  }
+
+  /// `--define VAR=VALUE`.
+  public struct Definition: Equatable, Sendable {
+    public var variable: String
+    public var value: String
+  }
+
+  public var template: Template
+  /// The bundle is `NAME.shareext`; letters, digits, `.`, `_` and `-`.
+  public var name: String
+  /// `--identifier`; `nil`: `local.` and the name.
+  public var identifier: String?
+  /// In the order given: a later one wins.
+  public var definitions: [Definition] = []
+  /// `--sharekit-url`; `nil`: the repository this xdg-share was built from.
+  public var shareKitURL: String?
 }

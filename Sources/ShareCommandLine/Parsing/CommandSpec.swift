@@ -19,6 +19,7 @@ struct OptionSpec: Sendable {
   /// (`--system`), but always takes or refuses a value alike.
   enum Key: Sendable {
     case json, text, url, service, picker, idleTimeout, system
+    case swift, shell, python, fromXcode, identifier, define, shareKitURL
   }
 
   let key: Key

@@ -90,6 +90,8 @@ public enum Parser {
     case .man:
       if let extra = try cursor.next() { throw .unexpectedArgument(describe(extra), command: .man) }
       return .manual
+    case .new:
+      return .new(try parseNew(&cursor))
     }
   }
 

@@ -7,8 +7,8 @@ enum CommandTable {
   static let commands: [CommandSpec] = CommandName.allCases.sorted { rank($0) < rank($1) }.map(spec(for:))
 
   private static let overviewOrder: [CommandName] = [
-    .share, .list, .validate, .install, .uninstall, .history, .retry, .group, .daemon, .register, .unregister,
-    .completion, .man,
+    .share, .list, .new, .validate, .install, .uninstall, .history, .retry, .group, .daemon, .register,
+    .unregister, .completion, .man,
   ]
 
   private static func rank(_ name: CommandName) -> Int {
@@ -31,6 +31,7 @@ enum CommandTable {
     case .unregister: unregister
     case .completion: completion
     case .man: manual
+    case .new: new
     }
   }
 
@@ -243,4 +244,76 @@ enum CommandTable {
       Print the manual page xdg-share(1) in roff, made from the same tables as the command line
       and this help. Read it with `xdg-share man | man -l -`.
       """, exitStatus: .summary("0; 2 usage."), hidden: true)
+
+  static let new = CommandSpec(
+    .new, summary: "Write a share-extension bundle to start from, or port an Xcode one.",
+    usage: """
+      new (--swift | --shell | --python | --from-xcode INFO_PLIST) [--identifier ID] \
+      [--define VAR=VALUE]... [--sharekit-url URL] NAME
+      """,
+    description: """
+      Write NAME.shareext in the current folder: a bundle that validates and installs as it
+      is. With --swift, --shell or --python its program is an example in that language that
+      speaks the plugin protocol; it accepts files, links and text, and completes with a
+      summary of what it was given. Its identifier is local.NAME, lowercased, unless
+      --identifier gives one. Nothing is written over an existing file.
+      """,
+    options: [
+      OptionSpec(
+        .swift, "--swift",
+        help: """
+          A program in Swift with ShareKit: the Swift package NAME
+          beside the bundle, depending on ShareKit by version; new
+          prints the command that builds it into the bundle.
+          """, brief: "A program in Swift, with ShareKit"),
+      OptionSpec(
+        .shell, "--shell",
+        help: """
+          A program in POSIX sh and awk (no jq): it decodes each
+          file's URL to the bytes of its path.
+          """, brief: "A program in POSIX sh"),
+      OptionSpec(
+        .python, "--python", help: "A program in Python 3, with the standard library alone.",
+        brief: "A program in Python 3"),
+      OptionSpec(
+        .fromXcode, "--from-xcode", "INFO_PLIST", completes: .files,
+        help: """
+          Port an Xcode project's share extension from its source
+          Info.plist (XML or binary): build variables such as
+          $(PRODUCT_BUNDLE_IDENTIFIER) are substituted as Xcode
+          does, the keys Xcode adds are added, every other key is
+          kept, and the program is a stub that cancels every
+          request until you replace it.
+          """, brief: "Port a share extension from an Xcode project's Info.plist"),
+      OptionSpec(
+        .identifier, "--identifier", "ID",
+        help: """
+          The bundle identifier (PRODUCT_BUNDLE_IDENTIFIER); by
+          default local.NAME.
+          """, brief: "The bundle identifier"),
+      OptionSpec(
+        .define, "--define", "VAR=VALUE", repeatable: true,
+        help: """
+          Give the build variable VAR the value VALUE, for
+          --from-xcode (repeatable).
+          """, brief: "Give a build variable a value"),
+      OptionSpec(
+        .shareKitURL, "--sharekit-url", "URL",
+        help: """
+          ShareKit's git repository, for --swift; by default the
+          repository this xdg-share was built from (file://).
+          """, brief: "ShareKit's git repository"),
+    ],
+    operands: [OperandSpec("NAME", completes: .nothing)], listsOptions: true,
+    notes: """
+      --from-xcode knows PRODUCT_NAME and TARGET_NAME (NAME), EXECUTABLE_NAME
+      (PRODUCT_NAME), PRODUCT_MODULE_NAME (PRODUCT_NAME as a C identifier),
+      PRODUCT_BUNDLE_IDENTIFIER (--identifier), DEVELOPMENT_LANGUAGE (en),
+      MARKETING_VERSION (1.0) and CURRENT_PROJECT_VERSION (1); --define gives others or
+      changes these. Modifiers: $(VAR:rfc1034identifier), :c99extidentifier, :identifier,
+      :lower, :upper, :default=VALUE. A variable left undefined in a key xdg-share reads
+      (identifier, names, program, version, icon, NSExtension, XDGShare...) is an error,
+      and nothing is written; in any other key, a warning, and it is left as written.
+      """,
+    exitStatus: .summary("0 written; 1 nothing written: something is in the way or invalid; 2 usage."))
 }

@@ -54,16 +54,16 @@ enum ManualPage {
       var core = Substring(word)
       var before = ""
       var after = ""
-      while let first = core.first, first == "[" {
-        before += "["
+      while let first = core.first, first == "[" || first == "(" {
+        before.append(first)
         core = core.dropFirst()
       }
-      while core.hasSuffix("]") || core.hasSuffix("...") {
-        let cut = core.hasSuffix("]") ? 1 : 3
+      while core.hasSuffix("]") || core.hasSuffix(")") || core.hasSuffix("...") {
+        let cut = core.hasSuffix("...") ? 3 : 1
         after = String(core.suffix(cut)) + after
         core = core.dropLast(cut)
       }
-      let isPlaceholder = core.allSatisfy { $0.isUppercase || $0 == "_" }
+      let isPlaceholder = core.allSatisfy { $0.isUppercase || $0 == "_" || $0 == "=" }
       return before + (isPlaceholder ? "\\fI" : "\\fB") + escapeHyphens(String(core)) + "\\fR" + after
     }
     return [".SY xdg\\-share", words.joined(separator: " "), ".YS"]
