@@ -112,6 +112,13 @@ package.targets += [
       "ShareDesktop",
     ]),
   .executableTarget(name: "xdg-share-sheet", dependencies: ["ShareSheet"]),
+  // Unit tests of the picker's logic, and the picker driven through AT-SPI under Xvfb.
+  .testTarget(
+    name: "SheetTests",
+    dependencies: [
+      "ShareSheet", "ShareHost", "ShareCore", "ShareProtocol", "ShareTestSupport", "SharePOSIX",
+    ],
+    exclude: ["Driver"]),
 ]
 
 // Strict settings for every target, in one place.

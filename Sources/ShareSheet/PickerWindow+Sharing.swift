@@ -65,14 +65,15 @@ extension PickerWindow {
     else { return }
     closeGeneration += 1
     editButton.isVisible = false
-    search.isSensitive = false
     progress.title.text = text("Sharing with {service}…", ["service": service.name])
     progress.message.text = ""
     progress.cancel.label = text("Cancel")
     progress.cancel.isSensitive = true
     progress.update(fraction: nil, message: nil)
     stack.show(Page.progress)
+    // The focus leaves the search field before it goes insensitive.
     progress.cancel.grabFocus()
+    search.isSensitive = false
     // The share outlives the window: the application waits for it.
     application.hold()
 

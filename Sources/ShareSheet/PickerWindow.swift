@@ -118,7 +118,7 @@ final class PickerWindow {
       self?.windowClosing()
       return false
     }
-    window.onDestroy { [weak self] in
+    window.onClosed { [weak self] in
       guard let self else { return }
       isOpen = false
       Self.live.removeAll { $0 === self }

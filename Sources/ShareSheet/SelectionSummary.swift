@@ -16,6 +16,12 @@ public struct SelectionSummary: Equatable, Sendable {
   public var title: String
   public var subtitle: String
 
+  public init(picture: Picture, title: String, subtitle: String) {
+    self.picture = picture
+    self.title = title
+    self.subtitle = subtitle
+  }
+
   /// Icons for links and texts.
   static let linkIcons = ["web-browser", "web-browser-symbolic", "text-html"]
   static let textIcons = ["text-x-generic", "text-x-generic-symbolic"]
@@ -94,8 +100,8 @@ public struct SelectionSummary: Equatable, Sendable {
     } else if let colon = rest.lastIndex(of: ":") {
       rest = rest[..<colon]
     }
-    if rest.hasPrefix("www.") { rest = rest.dropFirst(4) }
-    return rest.isEmpty ? nil : rest.lowercased()
+    let host = rest.lowercased()
+    return host.isEmpty ? nil : host.hasPrefix("www.") ? String(host.dropFirst(4)) : host
   }
 
   /// The first line of `text` with content, trimmed, at most 80 characters; `nil` for blank text.

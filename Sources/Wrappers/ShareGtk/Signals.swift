@@ -47,6 +47,26 @@ private let actionTrampoline: @convention(c) (gpointer?, gpointer?) -> Void = { 
   MainActor.assumeIsolated { box.body() }
 }
 
+/// The Swift side of a handler told which object the signal is about.
+@MainActor final class ObjectBox {
+  let body: @MainActor (UInt) -> Void
+  init(_ body: @escaping @MainActor (UInt) -> Void) { self.body = body }
+}
+
+private func releaseObject(_ data: gpointer?, _: UnsafeMutablePointer<GClosure>?) {
+  guard let data else { return }
+  Unmanaged<ObjectBox>.fromOpaque(data).release()
+}
+
+/// `void handler (GObject *instance, GObject *object, gpointer data)`: window-removed. The
+/// object reaches Swift as its address, to compare with.
+private let objectTrampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, object, data in
+  guard let data else { return }
+  let box = Unmanaged<ObjectBox>.fromOpaque(data).takeUnretainedValue()
+  let address = UInt(bitPattern: object)
+  MainActor.assumeIsolated { box.body(address) }
+}
+
 /// `gboolean handler (GObject *instance, gpointer data)`: close-request.
 private let predicateTrampoline: @convention(c) (gpointer?, gpointer?) -> gboolean = { _, data in
   guard let data else { return 0 }
@@ -76,6 +96,16 @@ func connect(
     instance, signal, unsafeBitCast(actionTrampoline, to: GCallback.self),
     Unmanaged.passRetained(ActionBox(body)).toOpaque(), releaseAction,
     after ? G_CONNECT_AFTER : G_CONNECT_DEFAULT)
+}
+
+/// Connects `body` to a signal whose handler takes one object (its address is passed on).
+@MainActor @discardableResult
+func connectObject(_ instance: gpointer, _ signal: String, _ body: @escaping @MainActor (UInt) -> Void)
+  -> gulong
+{
+  g_signal_connect_data(
+    instance, signal, unsafeBitCast(objectTrampoline, to: GCallback.self),
+    Unmanaged.passRetained(ObjectBox(body)).toOpaque(), releaseObject, G_CONNECT_DEFAULT)
 }
 
 /// Connects `body` to a signal whose handler returns `gboolean` and takes no arguments.

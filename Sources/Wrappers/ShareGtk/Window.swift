@@ -50,9 +50,21 @@ public final class Window: Widget {
     connectPredicate(raw(widget), "close-request", handler)
   }
 
-  /// Calls `handler` once the window is gone from the screen and GTK let go of it.
-  public func onDestroy(_ handler: @escaping @MainActor () -> Void) {
-    connect(raw(widget), "destroy", handler)
+  /// Calls `handler` once the window is closed: gone from the screen and from the application.
+  ///
+  /// Not GTK's `destroy`: GTK 4 emits that only when the last reference goes, and this wrapper
+  /// holds one. A closed window leaves its application (`GtkApplication::window-removed`), which
+  /// is what this watches.
+  public func onClosed(_ handler: @escaping @MainActor () -> Void) {
+    guard let application = gtk_window_get_application(cast(widget)) else { return }
+    let address = UInt(bitPattern: raw(widget))
+    let connection = Connection()
+    connection.id = connectObject(raw(application), "window-removed") { [connection] removed in
+      guard removed == address else { return }
+      // Once is all: the application outlives the window.
+      g_signal_handler_disconnect(raw(application), connection.id)
+      handler()
+    }
   }
 
   /// Calls `handler` once, after the window's first frame is drawn (`GdkFrameClock::after-paint`).

@@ -1,9 +1,16 @@
 #!/usr/bin/python3
-"""Drives xdg-share-sheet through AT-SPI, as an assistive technology or a test would.
+"""Runs xdg-share-sheet and drives it through AT-SPI, as an assistive technology would.
 
-Usage: sheet_driver.py APP-NAME STEP...
+Usage: sheet_driver.py SHEET [ARGUMENT...] --then STEP...
 
-Steps, run in order; the first that fails ends the driver with status 1 and a message:
+Starts SHEET with the arguments and `--result-fd N`, runs the steps, waits for the sheet to end
+and prints, each on a line of its own:
+  exit-status: N         the sheet's exit status
+  result: {...}          the line it wrote on the result descriptor
+  stderr: TEXT           each line it wrote on standard error
+Run it inside `dbus-run-session`, with DISPLAY set: AT-SPI lives on the session bus.
+
+Steps, run in order; the first that fails stops the sheet and ends the driver with status 1:
   services               print `services: ["Name", ...]`, the services listed, in order
   buttons                print `buttons: [...]`, every push button's name
   type TEXT              put TEXT in the search field (EditableText)
@@ -11,13 +18,16 @@ Steps, run in order; the first that fails ends the driver with status 1 and a me
   key KEYSYM             press a key (xdotool), e.g. Escape, Return, Down
   wait-button NAME       wait until a push button named NAME appears
   wait-label TEXT        wait until a label whose text contains TEXT appears
+  screenshot PATH        save the sheet's window as a PNG (ImageMagick's import)
   sleep SECONDS
 
 Found by role and accessible name only, never by position on screen.
 """
 import json
+import os
 import subprocess
 import sys
+import threading
 import time
 
 import pyatspi
@@ -25,8 +35,24 @@ import pyatspi
 TIMEOUT = 15
 
 
+SHEET = None
+ERRORS = []
+
+
 def fail(message):
     print("driver: " + message, flush=True)
+    if SHEET is not None:
+        if SHEET.poll() is None:
+            SHEET.kill()
+        else:
+            print(f"driver: the sheet had ended with status {SHEET.returncode}", flush=True)
+        try:
+            SHEET.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        time.sleep(0.1)
+        for error in ERRORS:
+            print(f"stderr: {error}", flush=True)
     sys.exit(1)
 
 
@@ -67,27 +93,28 @@ def role_is(node, role):
 
 
 def wait_for(description, look, timeout=TIMEOUT):
+    """The first answer of look() that is not None or False (an empty list is an answer)."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         result = look()
-        if result:
+        if result is not None and result is not False:
             return result
         time.sleep(0.05)
     fail(f"timed out waiting for {description}")
 
 
 def service_names(app):
+    """The names of the services listed, in order; None while there is no list."""
     lists = descendants(app, lambda n: role_is(n, pyatspi.ROLE_LIST))
     if not lists:
         return None
-    buttons = descendants(lists[0], lambda n: role_is(n, pyatspi.ROLE_PUSH_BUTTON))
     # In edit mode the rows also hold "Pin …" and "Hide …" buttons; the service is the first.
     names = []
     for item in descendants(lists[0], lambda n: role_is(n, pyatspi.ROLE_LIST_ITEM)):
         inside = descendants(item, lambda n: role_is(n, pyatspi.ROLE_PUSH_BUTTON))
         if inside:
             names.append(inside[0].name)
-    return names if names or buttons == [] else None
+    return names
 
 
 def button(app, name):
@@ -95,11 +122,20 @@ def button(app, name):
     return matches[0] if matches else None
 
 
-def main():
-    if len(sys.argv) < 2:
-        fail("usage: sheet_driver.py APP-NAME STEP...")
-    app = find_app(sys.argv[1])
-    steps = sys.argv[2:]
+def screenshot(app, path):
+    frames = descendants(app, lambda n: role_is(n, pyatspi.ROLE_FRAME)) or [app.getChildAtIndex(0)]
+    extents = frames[0].queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    # Animations and the accessibility tree run ahead of the paint.
+    time.sleep(0.5)
+    whole = path + ".whole.png"
+    subprocess.run(["import", "-window", "root", whole], check=True)
+    # Without a window manager the window sits at 0,0; its shadow is part of the X window.
+    crop = f"{extents.width + 24}x{extents.height + 24}+0+0"
+    subprocess.run(["convert", whole, "-crop", crop, "+repage", path], check=True)
+    os.remove(whole)
+
+
+def run_steps(app, steps):
     index = 0
 
     def argument():
@@ -141,11 +177,44 @@ def main():
             text = argument()
             wait_for(
                 f"a label with {text!r}",
-                lambda: descendants(app, lambda n: role_is(n, pyatspi.ROLE_LABEL) and text in (n.name or "")))
+                lambda: descendants(app, lambda n: role_is(n, pyatspi.ROLE_LABEL) and text in (n.name or ""))
+                or None)
+        elif step == "screenshot":
+            screenshot(app, argument())
         elif step == "sleep":
             time.sleep(float(argument()))
         else:
             fail(f"unknown step {step!r}")
+
+
+def main():
+    global SHEET
+    arguments = sys.argv[1:]
+    if "--then" not in arguments or arguments.index("--then") == 0:
+        fail("usage: sheet_driver.py SHEET [ARGUMENT...] --then STEP...")
+    split = arguments.index("--then")
+    command, steps = arguments[:split], arguments[split + 1:]
+    read_end, write_end = os.pipe()
+    SHEET = subprocess.Popen(
+        [command[0], "--result-fd", str(write_end)] + command[1:], pass_fds=(write_end,),
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    os.close(write_end)
+    reader = threading.Thread(
+        target=lambda: ERRORS.extend(SHEET.stderr.read().decode(errors="replace").splitlines()), daemon=True)
+    reader.start()
+    app = find_app(os.path.basename(command[0]))
+    run_steps(app, steps)
+    try:
+        status = SHEET.wait(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        fail("the sheet did not end")
+    reader.join()
+    with os.fdopen(read_end, "rb") as result:
+        line = result.read().decode().strip()
+    print(f"exit-status: {status}", flush=True)
+    print(f"result: {line}", flush=True)
+    for error in ERRORS:
+        print(f"stderr: {error}", flush=True)
 
 
 main()
