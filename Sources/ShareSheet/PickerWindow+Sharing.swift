@@ -1,0 +1,262 @@
+import Dispatch
+import ShareCore
+import ShareGtk
+import ShareHost
+import ShareProtocol
+
+/// The progress page: what is being done, how far it has come, and a way to stop it.
+@MainActor
+final class ProgressView {
+  let box = Box(.vertical, spacing: 12)
+  let title = Label()
+  let bar = ProgressBar()
+  let message = Label()
+  let cancel: Button
+  /// Whether the bar pulses (work of unknown length); a timer keeps it moving.
+  private var pulsing = false
+
+  init() {
+    box.setMargins(top: 18, bottom: 24, start: 24, end: 24)
+    box.align(vertical: .center)
+    box.expand(vertically: true)
+    title.addStyleClass("title-3")
+    title.wrap()
+    message.wrap(lines: 3)
+    message.addStyleClass("dim-label")
+    cancel = Button(label: "")
+    cancel.addStyleClass("pill")
+    cancel.align(horizontal: .center)
+    for widget in [title, bar, message, cancel] as [Widget] { box.append(widget) }
+  }
+
+  func update(fraction: Double?, message text: String?) {
+    if let text { message.text = text }
+    message.isVisible = !message.text.isEmpty
+    bar.setFraction(fraction)
+    if fraction == nil, !pulsing {
+      pulsing = true
+      pulse()
+    } else if fraction != nil {
+      pulsing = false
+    }
+  }
+
+  func stop() {
+    pulsing = false
+  }
+
+  private func pulse() {
+    guard pulsing else { return }
+    bar.setFraction(nil)
+    DispatchQueue.main.asyncAfter(deadline: .now() + 0.12) { [weak self] in
+      MainActor.assumeIsolated { self?.pulse() }
+    }
+  }
+}
+
+extension PickerWindow {
+  /// How long a success stays on screen before the window closes by itself, in seconds.
+  static let successDisplayTime = 5.0
+
+  /// Shares with the service `id`: the progress page, then the outcome.
+  func choose(_ id: String) {
+    guard !editing, run == nil, let loaded,
+      let service = loaded.accepting.first(where: { $0.id == id })
+    else { return }
+    closeGeneration += 1
+    editButton.isVisible = false
+    progress.title.text = text("Sharing with {service}…", ["service": service.name])
+    progress.message.text = ""
+    progress.cancel.label = text("Cancel")
+    progress.cancel.isSensitive = true
+    progress.update(fraction: nil, message: nil)
+    stack.show(Page.progress)
+    // The focus leaves the search field before it goes insensitive.
+    progress.cancel.grabFocus()
+    search.isSensitive = false
+    // The share outlives the window: the application waits for it.
+    application.hold()
+
+    let application = self.application
+    let report = self.report
+    let text = self.text
+    run = ShareRun.start(
+      serviceID: id, items: items, loaded: loaded, environment: environment,
+      progress: { [weak self] fraction, message in
+        self?.progress.update(fraction: fraction, message: message)
+      },
+      end: { [weak self] end in
+        let result = end.result(serviceID: id)
+        report(result)
+        if let self, self.isOpen {
+          self.run = nil
+          self.showEnd(end, service: service)
+        } else {
+          // Nobody is looking at the window any more: the desktop tells how it went.
+          let (summary, body, critical) = Self.notification(for: end, service: service.name, text: text)
+          DesktopCalls.notify(summary: summary, body: body, critical: critical)
+        }
+        application.release()
+      })
+  }
+
+  /// The window is being closed: before a choice the picker is cancelled; a share already
+  /// running goes on, and tells its end in a notification.
+  func windowClosing() {
+    closeGeneration += 1
+    progress.stop()
+  }
+
+  func cancelShare() {
+    run?.cancel()
+    progress.cancel.isSensitive = false
+  }
+
+  /// Shows how the share ended.
+  func showEnd(_ end: ShareEnd, service: ShareService) {
+    progress.stop()
+    let name = ["service": service.name]
+    var buttons: [Button] = []
+    var detail = ""
+    var footnote = ""
+    let icon: [String]
+    let style: String
+    let title: String
+    switch end {
+    case .finished(.completed(let items), _):
+      icon = ["emblem-ok-symbolic", "object-select-symbolic"]
+      style = "success"
+      title = text("Shared with {service}", name)
+      let returned = items.flatMap(\.attachments)
+      detail = returned.map(Self.describe).joined(separator: "\n")
+      if let copyable = returned.lazy.compactMap(Self.copyableText).first {
+        buttons.append(copyButton(copyable))
+      }
+      let files = returned.compactMap { $0.isFile ? $0.url : nil }
+      if !files.isEmpty { buttons.append(showInFolderButton(files)) }
+      footnote = text("This window closes by itself.")
+      closeLater(after: Self.successDisplayTime)
+    case .finished(.cancelled(_, let message), _):
+      icon = ["dialog-information-symbolic"]
+      style = "dim-label"
+      title = text("{service} cancelled", name)
+      detail = message
+    case .finished(.failed(let failure), _):
+      icon = ["dialog-error-symbolic"]
+      style = "error"
+      title = text("{service} failed", name)
+      detail = failure.message
+      buttons.append(retryButton(service))
+    case .finished(.timedOut(let seconds), _):
+      icon = ["dialog-warning-symbolic"]
+      style = "warning"
+      title = text("{service} took too long", name)
+      detail = text("Stopped after {seconds} seconds", ["seconds": String(Int(seconds.rounded()))])
+      buttons.append(retryButton(service))
+    case .refused(let refusal):
+      icon = ["dialog-error-symbolic"]
+      style = "error"
+      title = text("Cannot share with {service}", name)
+      detail = SheetResult.refused(refusal, serviceID: service.id).message ?? ""
+    }
+    buttons.append(closeButton())
+    status.footnote.text = footnote
+    status.show(icon: icon, style: style, title: title, detail: detail, buttons: buttons)
+    stack.show(Page.status)
+    buttons.first?.grabFocus()
+  }
+
+  /// Closes the window after `seconds`, unless something happens meanwhile (a button pressed
+  /// starts the countdown again; the window closed or another share started stops it).
+  private func closeLater(after seconds: Double) {
+    closeGeneration += 1
+    let generation = closeGeneration
+    DispatchQueue.main.asyncAfter(deadline: .now() + seconds) { [weak self] in
+      MainActor.assumeIsolated {
+        guard let self, self.closeGeneration == generation, self.isOpen else { return }
+        self.window.close()
+      }
+    }
+  }
+
+  private func copyButton(_ value: String) -> Button {
+    let button = Button(label: text("Copy"))
+    button.addStyleClass("pill")
+    button.addStyleClass("suggested-action")
+    button.onClick { [weak self, weak button] in
+      guard let self, let button else { return }
+      Clipboard.copy(value, from: button)
+      button.label = self.text("Copied")
+      self.closeLater(after: Self.successDisplayTime)
+    }
+    return button
+  }
+
+  private func showInFolderButton(_ fileURLs: [String]) -> Button {
+    let button = Button(label: text("Show in Folder"))
+    button.addStyleClass("pill")
+    button.onClick { [weak self] in
+      guard let self else { return }
+      self.closeLater(after: Self.successDisplayTime)
+      let detail = self.status.detail
+      let failure = self.text("No file manager could show the file")
+      DispatchQueue.global().async {
+        let shown = DesktopCalls.showItems(fileURLs)
+        Task { @MainActor in
+          guard !shown else { return }
+          detail.text = failure
+          detail.isVisible = true
+        }
+      }
+    }
+    return button
+  }
+
+  private func retryButton(_ service: ShareService) -> Button {
+    let button = Button(label: text("Retry"))
+    button.addStyleClass("pill")
+    button.addStyleClass("suggested-action")
+    button.onClick { [weak self] in self?.choose(service.id) }
+    return button
+  }
+
+  /// A returned attachment in a line: a file's path, a link, a text.
+  static func describe(_ attachment: AttachmentPayload) -> String {
+    if let url = attachment.url {
+      if attachment.isFile, let path = FilePath(fileURL: url) { return path.displayString }
+      return url
+    }
+    return attachment.text ?? attachment.name ?? ""
+  }
+
+  /// What "Copy" copies: a returned link, else a returned text.
+  static func copyableText(_ attachment: AttachmentPayload) -> String? {
+    if let url = attachment.url, !attachment.isFile { return url }
+    return attachment.text
+  }
+
+  /// The notification telling how a share ended whose window was closed.
+  static func notification(for end: ShareEnd, service: String, text: SheetText) -> (String, String, Bool) {
+    let name = ["service": service]
+    switch end {
+    case .finished(.completed(let items), _):
+      return (
+        text("Shared with {service}", name),
+        items.flatMap(\.attachments).map(describe).joined(separator: "\n"),
+        false
+      )
+    case .finished(.cancelled(_, let message), _): return (text("{service} cancelled", name), message, false)
+    case .finished(.failed(let failure), _): return (text("{service} failed", name), failure.message, true)
+    case .finished(.timedOut(let seconds), _):
+      return (
+        text("{service} took too long", name),
+        text("Stopped after {seconds} seconds", ["seconds": String(Int(seconds.rounded()))]), true
+      )
+    case .refused(let refusal):
+      return (
+        text("Cannot share with {service}", name),
+        SheetResult.refused(refusal, serviceID: "").message ?? "", true
+      )
+    }
+  }
+}

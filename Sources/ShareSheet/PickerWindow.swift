@@ -1,0 +1,353 @@
+import Dispatch
+import FoundationEssentials
+import ShareCore
+import ShareGtk
+import ShareHost
+import Synchronization
+
+/// The picker's window and what it does before a service is chosen: the summary, the search, the
+/// list of services, edit mode. What follows a choice is in `PickerWindow+Sharing.swift`.
+///
+/// Every handler GTK holds captures the window weakly, so a closed window frees its controller
+/// (counted in ``freed``, which a test reads).
+@MainActor
+final class PickerWindow {
+  /// Controllers whose windows are open: the caller keeps each here, the window's end removes it.
+  static var live: [PickerWindow] = []
+  /// How many controllers were freed.
+  nonisolated static let freed = Atomic<Int>(0)
+
+  let application: Application
+  let window: Window
+  let text: SheetText
+  let items: [ShareItem]
+  let environment: [String: String]
+  /// Where the picker's result goes (the exit status, the result line).
+  let report: @MainActor @Sendable (SheetResult) -> Void
+
+  let editButton: Button
+  let summary: SummaryView
+  let stack = Stack()
+  let search: SearchEntry
+  let list = ListBox()
+  let noMatch = Label()
+  let settingsProblem = Label()
+  let status = StatusView()
+  let progress = ProgressView()
+
+  var loaded: LoadedSelection?
+  var model: PickerModel?
+  /// The rows, in the order shown.
+  var rows: [ServiceRowView] = []
+  var editing = false
+  /// The share going on, once a service is chosen.
+  var run: ShareRun?
+  var isOpen = true
+  /// Bumped when a countdown to close must no longer fire.
+  var closeGeneration = 0
+  /// Settings are written one change at a time, off the main actor.
+  let settingsQueue = DispatchQueue(label: "xdg-share-sheet.settings")
+
+  init(
+    application: Application, items: [ShareItem], text: SheetText, environment: [String: String],
+    report: @escaping @MainActor @Sendable (SheetResult) -> Void
+  ) {
+    self.application = application
+    self.items = items
+    self.text = text
+    self.environment = environment
+    self.report = report
+    window = Window(application: application, title: text("Share"))
+    window.setDefaultSize(width: 440, height: -1)
+    editButton = Button(label: text("Edit"))
+    search = SearchEntry(placeholder: text("Search"))
+    let preliminary = SelectionSummary(
+      attachments: items.map { Attachment(item: $0, typeIdentifiers: []) }, text: text, describe: { _ in "" })
+    summary = SummaryView(preliminary, icons: Self.icons(for: preliminary, contentTypeIcons: []))
+    build()
+  }
+
+  isolated deinit {
+    Self.freed.add(1, ordering: .relaxed)
+  }
+
+  private func build() {
+    let header = HeaderBar()
+    editButton.setAccessibleLabel(text("Edit"))
+    editButton.isVisible = false
+    editButton.onClick { [weak self] in self?.setEditing(!(self?.editing ?? true)) }
+    header.packEnd(editButton)
+
+    search.setAccessibleLabel(text("Search services"))
+    search.setMargins(top: 6, bottom: 6, start: 18, end: 18)
+    search.onSearchChanged { [weak self] in self?.applyFilter() }
+    search.onActivate { [weak self] in self?.chooseFirstMatch() }
+
+    list.addStyleClass("boxed-list")
+    noMatch.wrap()
+    noMatch.addStyleClass("dim-label")
+    noMatch.setMargins(top: 18, bottom: 18, start: 12, end: 12)
+    list.setPlaceholder(noMatch)
+    let listBox = Box(.vertical)
+    listBox.setMargins(top: 6, bottom: 18, start: 18, end: 18)
+    listBox.append(list)
+    let scroller = ScrolledWindow(child: listBox)
+    scroller.setContentHeight(minimum: 120, maximum: 420)
+    settingsProblem.wrap()
+    settingsProblem.addStyleClass("error")
+    settingsProblem.isVisible = false
+    settingsProblem.setMargins(start: 18, end: 18)
+    let choosePage = Box(.vertical)
+    for widget in [search, settingsProblem, scroller] as [Widget] { choosePage.append(widget) }
+
+    stack.add(status.box, name: Page.status)
+    stack.add(choosePage, name: Page.choose)
+    stack.add(progress.box, name: Page.progress)
+    progress.cancel.onClick { [weak self] in self?.cancelShare() }
+    status.show(icon: nil, title: text("Loading services…"), detail: "", buttons: [])
+
+    let content = Box(.vertical)
+    for widget in [header, summary.box, stack] as [Widget] { content.append(widget) }
+    window.setContent(content)
+
+    search.captureKeys(from: window)
+    window.onKeyPress(.capture) { [weak self] key, modifiers in
+      self?.handleKey(key, modifiers) ?? false
+    }
+    window.onCloseRequest { [weak self] in
+      self?.windowClosing()
+      return false
+    }
+    window.onClosed { [weak self] in
+      guard let self else { return }
+      isOpen = false
+      Self.live.removeAll { $0 === self }
+    }
+  }
+
+  /// The stack's pages.
+  enum Page {
+    static let status = "status"
+    static let choose = "choose"
+    static let progress = "progress"
+  }
+
+  /// Whether the window was shown.
+  private(set) var isPresented = false
+
+  /// Shows the window, the first time only; returns whether it did.
+  @discardableResult
+  func present(parent: SheetArguments.Parent?) -> Bool {
+    guard !isPresented else { return false }
+    isPresented = true
+    switch parent {
+    case .x11(let xid): window.setTransientParent(.x11(xid))
+    case .wayland(let handle): window.setTransientParent(.wayland(handle))
+    case nil: break
+    }
+    window.present()
+    return true
+  }
+
+  /// Calls `handler` after the window's first frame.
+  func onFirstFrame(_ handler: @escaping @MainActor () -> Void) {
+    window.onFirstFrame(handler)
+  }
+
+  // MARK: Services
+
+  /// Shows the loaded services, or why there are none.
+  func show(_ loaded: LoadedSelection, iconTextures: [String: Texture]) {
+    self.loaded = loaded
+    summary.show(
+      loaded.summary, icons: Self.icons(for: loaded.summary, contentTypeIcons: loaded.summaryIcons))
+    guard loaded.problems.isEmpty else {
+      report(.unreadable(loaded.problems))
+      let names = loaded.problems.map { $0.path.displayString }.joined(separator: ", ")
+      status.show(
+        icon: ["dialog-error-symbolic"], style: "error", title: text("Cannot read {file}", ["file": names]),
+        detail: loaded.problems.map { Diagnostics.reason($0.reason) }.joined(separator: "\n"),
+        buttons: [closeButton()])
+      return
+    }
+    model = PickerModel(
+      accepting: loaded.accepting, settings: loaded.settings, kinds: loaded.kinds, uses: loaded.uses,
+      now: Date())
+    rows = loaded.accepting.map { service in
+      let id = service.id
+      return ServiceRowView(
+        service: service, iconTexture: iconTextures[id], text: text,
+        choose: { [weak self] in self?.choose(id) },
+        togglePin: { [weak self] in self?.changeSetting(id, pin: true) },
+        toggleHidden: { [weak self] in self?.changeSetting(id, pin: false) })
+    }
+    editButton.isVisible = !rows.isEmpty
+    refreshRows()
+    search.grabFocus()
+  }
+
+  /// Puts the rows in order, shows each one's state, and the page that fits.
+  func refreshRows() {
+    guard let model else { return }
+    let order = model.rows(editing: true)
+    let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1.service.id, $0) })
+    for view in rows { list.remove(view.row) }
+    rows.sort { (position[$0.service.id] ?? 0) < (position[$1.service.id] ?? 0) }
+    for (view, state) in zip(rows, order) {
+      view.update(pinned: state.isPinned, hidden: state.isHidden, editing: editing)
+      list.append(view.row)
+    }
+    applyFilter()
+    let anyOffered = rows.contains { !$0.isHidden }
+    if anyOffered || editing {
+      if stack.visiblePage != Page.progress { stack.show(Page.choose) }
+      report(.closedBeforeChoice)
+    } else {
+      report(.noServiceAccepts)
+      status.footnote.text = ""
+      status.show(
+        icon: ["dialog-information-symbolic"], title: text("No service can share this"),
+        detail: text("Share services that accept it can be installed, or hidden ones shown again with Edit."),
+        buttons: [closeButton()])
+      stack.show(Page.status)
+    }
+  }
+
+  /// Shows the rows the search finds (and in edit mode the hidden ones); marks the first, which
+  /// Enter chooses.
+  func applyFilter() {
+    let query = search.text
+    var first = true
+    for view in rows {
+      let shown = (editing || !view.isHidden) && PickerModel.matches(view.service, query: query)
+      view.row.isVisible = shown
+      view.row.setAccessibilityHidden(!shown)
+      view.main.setStyleClass("first-match", shown && first && !query.isEmpty && !editing)
+      if shown { first = false }
+    }
+    noMatch.text = text("No service matches “{query}”", ["query": query])
+    // GTK shows the placeholder only without rows, but leaves it in the accessibility tree.
+    noMatch.setAccessibilityHidden(!first)
+  }
+
+  var visibleRows: [ServiceRowView] { rows.filter { $0.row.isVisible } }
+
+  private func chooseFirstMatch() {
+    guard !editing, let first = visibleRows.first else { return }
+    choose(first.service.id)
+  }
+
+  // MARK: Edit mode
+
+  func setEditing(_ on: Bool) {
+    editing = on
+    editButton.label = on ? text("Done") : text("Edit")
+    editButton.setAccessibleLabel(on ? text("Done") : text("Edit"))
+    editButton.setStyleClass("suggested-action", on)
+    refreshRows()
+  }
+
+  /// Pins or unpins (`pin`), else hides or shows, the service `id`; writes it to the settings.
+  private func changeSetting(_ id: String, pin: Bool) {
+    guard var model, let view = rows.first(where: { $0.service.id == id }) else { return }
+    let focusOnPin = view.pin.containsFocus
+    let wanted: Bool
+    if pin {
+      PickerModel.togglePin(id, in: &model.settings)
+      wanted = model.settings.pinnedServices.contains(id)
+    } else {
+      PickerModel.toggleHidden(id, in: &model.settings)
+      wanted = model.settings.hiddenServices.contains(id)
+    }
+    self.model = model
+    refreshRows()
+    // The row moved: the focus stays on the button the user pressed.
+    (focusOnPin || pin ? view.pin : view.hide).grabFocus()
+    let file = SettingsFile(paths: SearchPaths(environment: environment))
+    let environment = environment
+    settingsQueue.async {
+      do {
+        try file.update { settings in
+          if pin {
+            settings.pinnedServices.removeAll { $0 == id }
+            if wanted { settings.pinnedServices.append(id) }
+          } else if wanted {
+            settings.hiddenServices.insert(id)
+          } else {
+            settings.hiddenServices.remove(id)
+          }
+        }
+        if !pin { ServiceSource.followHiddenServices(environment: environment) }
+        Task { @MainActor [weak self] in self?.settingsProblem.isVisible = false }
+      } catch {
+        let message = "\(file.path): \(error)"
+        Task { @MainActor [weak self] in
+          self?.settingsProblem.text = message
+          self?.settingsProblem.isVisible = true
+        }
+      }
+    }
+  }
+
+  // MARK: Keys
+
+  private func handleKey(_ key: Key, _ modifiers: KeyModifiers) -> Bool {
+    switch key {
+    case .escape:
+      if editing && stack.visiblePage == Page.choose {
+        setEditing(false)
+      } else {
+        window.close()
+      }
+      return true
+    case .up, .down:
+      guard modifiers.isEmpty, stack.visiblePage == Page.choose else { return false }
+      return moveFocus(by: key == .down ? 1 : -1)
+    default:
+      return false
+    }
+  }
+
+  /// Moves the focus to the row above or below, in the same column; above the first row is the
+  /// search field.
+  private func moveFocus(by step: Int) -> Bool {
+    let shown = visibleRows
+    guard !shown.isEmpty else { return false }
+    if search.containsFocus {
+      guard step > 0 else { return true }
+      return shown[0].focusableButtons.first?.grabFocus() ?? false
+    }
+    guard let index = shown.firstIndex(where: { $0.row.containsFocus }) else { return false }
+    let column = shown[index].focusableButtons.firstIndex { $0.containsFocus } ?? 0
+    let target = index + step
+    if target < 0 { return search.grabFocus() }
+    guard target < shown.count else { return true }
+    let buttons = shown[target].focusableButtons
+    return buttons[min(column, buttons.count - 1)].grabFocus()
+  }
+
+  // MARK: Helpers
+
+  /// The picker's own style, over libadwaita's.
+  static let css = """
+    .share-summary .thumbnail { border-radius: 8px; }
+    button.service { padding: 6px 8px; }
+    button.service.first-match { background-color: alpha(@accent_bg_color, 0.14); }
+    row.hidden-service button.service { opacity: 0.6; }
+    row.service-row button.pinned { color: @accent_color; }
+    """
+
+  func closeButton() -> Button {
+    let button = Button(label: text("Close"))
+    button.addStyleClass("pill")
+    button.onClick { [weak self] in self?.window.close() }
+    return button
+  }
+
+  static func icons(for summary: SelectionSummary, contentTypeIcons: [String]) -> [String] {
+    switch summary.picture {
+    case .icons(let names): names
+    case .contentType, .thumbnail: contentTypeIcons + ["text-x-generic", "text-x-generic-symbolic"]
+    }
+  }
+}

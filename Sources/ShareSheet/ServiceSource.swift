@@ -1,0 +1,89 @@
+import FoundationEssentials
+import ShareCore
+import ShareDBus
+import ShareDesktop
+import ShareGLib
+import ShareHost
+
+// The picker's one use of ShareHost's service engine: ServiceCatalog's one way from items to
+// services, and a share of the selection already prepared.
+
+/// What the picker knows once the services are loaded: made on a background thread while GTK
+/// starts.
+struct LoadedSelection: Sendable {
+  /// The selection, looked at once; nil when a file cannot be read.
+  var prepared: PreparedSelection?
+  /// Files that cannot be read.
+  var problems: [FileProblem]
+  /// The services whose rules accept the selection and whose requirements are met, hidden ones
+  /// included (edit mode shows them, to be shown again).
+  var accepting: [ShareService]
+  var settings: UserSettings
+  var kinds: Set<ServiceRanking.Kind>
+  var uses: [ServiceRanking.Use]
+  var summary: SelectionSummary
+  /// Icon names for the summary's content type, when it shows one.
+  var summaryIcons: [String]
+  var registry: ServiceRegistry
+  var types: TypeSystem
+
+  /// The selection's attachments; none when a file cannot be read.
+  var attachments: [Attachment] { prepared?.attachments ?? [] }
+}
+
+enum ServiceSource {
+  /// Loads the services of the desktop `environment` describes and matches them to `items`.
+  static func load(items: [ShareItem], environment: [String: String], text: SheetText) -> LoadedSelection {
+    let catalog = ServiceCatalog.desktop(environment: environment)
+    let settings = SettingsFile(paths: catalog.paths).read()
+    var prepared: PreparedSelection?
+    var problems: [FileProblem] = []
+    do {
+      prepared = try catalog.inspect(items.map { RequestedItem($0) }, inspector: GIOFileInspector())
+    } catch {
+      problems = error.problems
+    }
+    let match = prepared.map(catalog.match)
+    let activation =
+      match?.activation ?? ActivationSelection(attachments: [], types: catalog.types)
+    let hidden = catalog.withheld.filter { $0.reason == .hidden }.map(\.service)
+    let accepting = (match?.services ?? []) + hidden.filter { match != nil && $0.rule.accepts(activation) }
+    let uses = HistoryStore(stateHome: catalog.paths.stateHome).records().compactMap {
+      ServiceRanking.use(
+        of: $0, types: catalog.types, contentType: GIOFileInspector.guessContentType(forName:))
+    }
+    let summary = SelectionSummary(
+      attachments: prepared?.attachments ?? [], text: text, describe: ContentTypeInfo.description)
+    var summaryIcons: [String] = []
+    if case .contentType(let type) = summary.picture { summaryIcons = ContentTypeInfo.iconNames(for: type) }
+    return LoadedSelection(
+      prepared: prepared, problems: problems, accepting: accepting, settings: settings,
+      kinds: ServiceRanking.kinds(of: activation), uses: uses, summary: summary,
+      summaryIcons: summaryIcons + ["text-x-generic"], registry: catalog.registry, types: catalog.types)
+  }
+
+  /// Prepares the share of the loaded selection with `serviceID`: re-checks the rule and records
+  /// the request.
+  static func session(
+    serviceID: String, loaded: LoadedSelection, environment: [String: String]
+  ) throws(ShareRefusal) -> ShareSession {
+    guard let service = loaded.registry.service(withID: serviceID) else { throw .noSuchService(serviceID) }
+    guard let prepared = loaded.prepared else { throw .unreadableFiles(loaded.problems) }
+    return try ShareSession(
+      service: service, selection: prepared, types: loaded.types,
+      history: HistoryStore(stateHome: SearchPaths(environment: environment).stateHome),
+      environment: environment)
+  }
+}
+
+extension ServiceSource {
+  /// Brings the file managers' Share entries in line with the services now hidden, when the user
+  /// registered them (`xdg-share register`); quiet, as the D-Bus service does on a change.
+  static func followHiddenServices(environment: [String: String]) {
+    let catalog = ServiceCatalog.desktop(environment: environment)
+    FileManagerIntegration.sync(
+      services: catalog.offered,
+      catalog: MIMECatalog.load(types: catalog.types, mimeDirectories: SharedMIMEDatabase.directories()),
+      paths: catalog.paths)
+  }
+}

@@ -1,0 +1,157 @@
+import Dispatch
+import ShareCore
+import ShareGLib
+import ShareGtk
+import SharePOSIX
+
+/// `xdg-share-sheet`: reads the command line, loads the services on a background thread while
+/// GTK starts, shows the picker, and ends with the outcome's exit status.
+@MainActor
+public enum SheetApp {
+  /// The application id: names the picker to the desktop (its `.desktop` file, window grouping).
+  public static let applicationID = "org.xdgshare.Sheet"
+
+  /// How long the window waits for its services before it opens without them, in seconds.
+  static let servicesWait = 0.25
+
+  /// Runs the picker; returns the exit status.
+  public static func run(arguments: [[UInt8]], environment: [String: String]) -> Int32 {
+    let parsed: SheetArguments
+    do {
+      parsed = try SheetArguments.parse(arguments)
+    } catch {
+      printError("xdg-share-sheet: \(error.message)\n" + SheetArguments.usage)
+      return 2
+    }
+    if parsed.showHelp {
+      print(SheetArguments.usage, terminator: "")
+      return 0
+    }
+    for warning in parsed.warnings { printError("xdg-share-sheet: \(warning)") }
+    let directory = ShareGLib.currentDirectory()
+    let items = parsed.items.map { item -> ShareItem in
+      if case .file(let path) = item { return .file(path.absolute(in: directory)) }
+      return item
+    }
+    let text = SheetText(environment: environment)
+    let timing = environment["XDG_SHARE_SHEET_TIMING"] != nil
+
+    // The services load while GTK starts: both take tens of milliseconds, on two cores at once.
+    let arrival = Arrival<(LoadedSelection, [String: Texture])>()
+    DispatchQueue.global(qos: .userInteractive).async {
+      let loaded = ServiceSource.load(items: items, environment: environment, text: text)
+      let icons = iconTextures(for: loaded.accepting)
+      Task { @MainActor in arrival.deliver((loaded, icons)) }
+    }
+
+    var result = SheetResult.closedBeforeChoice
+    let application = Application(id: applicationID)
+    _ = application.run {
+      Style.addCSS(PickerWindow.css)
+      let picker = PickerWindow(
+        application: application, items: items, text: text, environment: environment,
+        report: { result = $0 })
+      PickerWindow.live.append(picker)
+      // The window opens with its services when they come soon enough, so that it opens at the
+      // size of its list; else it opens showing that they load, at a size that fits most lists.
+      let parent = parsed.parent
+      arrival.whenDelivered { [weak picker] loaded, icons in
+        guard let picker else { return }
+        picker.show(loaded, iconTextures: icons)
+        loadThumbnail(of: loaded.summary) { [weak picker] texture in picker?.summary.showThumbnail(texture) }
+        let opening = picker.present(parent: parent)
+        if timing {
+          picker.onFirstFrame {
+            if opening { reportTime("first-frame") }
+            reportTime("services-shown")
+          }
+        }
+      }
+      DispatchQueue.main.asyncAfter(deadline: .now() + servicesWait) { [weak picker] in
+        MainActor.assumeIsolated {
+          guard let picker, !picker.isPresented else { return }
+          picker.window.setDefaultSize(width: 440, height: 520)
+          if picker.present(parent: parent), timing { picker.onFirstFrame { reportTime("first-frame") } }
+        }
+      }
+    }
+    if let descriptor = parsed.resultDescriptor {
+      writeResult(result, to: descriptor)
+    }
+    if environment["XDG_SHARE_SHEET_REPORT_FREED"] != nil {
+      printError("xdg-share-sheet: controllers freed: \(PickerWindow.freed.load(ordering: .relaxed))")
+    }
+    return result.exitStatus
+  }
+
+  /// Decodes the image files some services name as their icons (`CFBundleIconFile`).
+  nonisolated private static func iconTextures(for services: [ShareService]) -> [String: Texture] {
+    var textures: [String: Texture] = [:]
+    for service in services where service.icon.hasPrefix("/") {
+      // Twice the size drawn: sharp on a display scaled by 2.
+      textures[service.id] = try? Texture.load(contentsOf: Array(service.icon.utf8), fittingIn: 64)
+    }
+    return textures
+  }
+
+  /// Decodes the summary's thumbnail off the main thread: a photo can take a while.
+  private static func loadThumbnail(
+    of summary: SelectionSummary, then show: @escaping @MainActor @Sendable (Texture) -> Void
+  ) {
+    guard case .thumbnail(let path) = summary.picture else { return }
+    DispatchQueue.global(qos: .userInitiated).async {
+      guard let texture = try? Texture.load(contentsOf: path.bytes, fittingIn: SummaryView.pictureSize * 2)
+      else { return }
+      Task { @MainActor in show(texture) }
+    }
+  }
+
+  private static func writeResult(_ result: SheetResult, to descriptor: Int32) {
+    guard let file = FileDescriptor.inherited(descriptor) else {
+      printError("xdg-share-sheet: --result-fd \(descriptor) is not open")
+      return
+    }
+    do {
+      try file.write(result.line)
+    } catch {
+      printError("xdg-share-sheet: cannot write the result: \(error)")
+    }
+    file.close()
+  }
+
+  /// `first-frame 123456789` on standard error: the monotonic clock in nanoseconds, for the
+  /// start-up benchmark (`XDG_SHARE_SHEET_TIMING=1`).
+  private static func reportTime(_ event: String) {
+    printError("\(event) \(Int64(MonotonicClock.now * 1e9))")
+  }
+
+  static func printError(_ message: String) {
+    StandardError.writeLine(message)
+  }
+}
+
+/// A value made on another thread, and what waits for it on the main actor; whichever comes
+/// second runs the waiter.
+@MainActor
+final class Arrival<Value: Sendable> {
+  private var value: Value?
+  private var waiter: ((Value) -> Void)?
+
+  func deliver(_ value: Value) {
+    if let waiter {
+      self.waiter = nil
+      waiter(value)
+    } else {
+      self.value = value
+    }
+  }
+
+  func whenDelivered(_ waiter: @escaping (Value) -> Void) {
+    if let value {
+      self.value = nil
+      waiter(value)
+    } else {
+      self.waiter = waiter
+    }
+  }
+}

@@ -1,0 +1,118 @@
+import FoundationEssentials
+import ShareCore
+import ShareHost
+import ShareProtocol
+
+/// How a picker run ended: its exit status, and the result line written on `--result-fd N`.
+///
+/// The exit status is `xdg-share`'s: 0 completed, 3 cancelled (also when the window was closed
+/// before a choice), 4 the service failed, 5 it ran past its time limit, 7 no service accepts the
+/// items, 1 a file cannot be read or the request cannot be recorded, 6 the service is gone.
+///
+/// The result line is one JSON object and a newline, written once as the picker ends. It has the
+/// shape of xdg-desktop-portal's `Response(u response, a{sv} results)`, so that the D-Bus service
+/// can pass it on as it is; keys are sorted:
+///
+/// ```json
+/// {"exit-status":0,"response":0,"results":{"request-id":"…","returned-items":[{"typeIdentifiers":["public.url"],"url":"https://…"}],"service-id":"org.example.upload"}}
+/// {"exit-status":3,"response":1,"results":{"message":"closed before a service was chosen"}}
+/// {"exit-status":3,"response":1,"results":{"message":"not signed in","request-id":"…","service-id":"org.example.upload"}}
+/// {"exit-status":4,"response":2,"results":{"message":"it was killed by SIGSEGV","request-id":"…","service-id":"org.example.upload"}}
+/// ```
+///
+/// - `response`: 0 completed; 1 cancelled, by the user (before or after choosing) or by the
+///   service; 2 ended any other way (failed, timed out, refused, nothing accepts, unreadable).
+/// - `service-id`, `request-id`: once a service was chosen and its request recorded.
+/// - `returned-items`: what the service returned, each attachment as the plugin protocol's
+///   `AttachmentPayload` (`typeIdentifiers`, `url` — a file as a `file://` URL, every byte kept —,
+///   `path`, `name`, `size`, `text`).
+/// - `message`: why it did not complete, in English.
+public struct SheetResult: Equatable, Sendable {
+  public var exitStatus: Int32
+  public var response: UInt32
+  public var serviceID: String?
+  public var requestID: String?
+  public var message: String?
+  public var returnedItems: [AttachmentPayload]?
+
+  public static let closedBeforeChoice = SheetResult(
+    exitStatus: 3, response: 1, message: "closed before a service was chosen")
+
+  public static let noServiceAccepts = SheetResult(
+    exitStatus: 7, response: 2, message: "no share service accepts these items")
+
+  public static func unreadable(_ problems: [FileProblem]) -> SheetResult {
+    SheetResult(
+      exitStatus: 1, response: 2,
+      message: problems.map { "\($0.path.displayString): \(Diagnostics.reason($0.reason))" }.joined(
+        separator: "; "))
+  }
+
+  /// A share that could not start.
+  public static func refused(_ refusal: ShareRefusal, serviceID: String) -> SheetResult {
+    switch refusal {
+    case .noSuchService(let id):
+      SheetResult(exitStatus: 6, response: 2, serviceID: id, message: "no share service '\(id)'")
+    case .notAccepted(let service, let rejection):
+      SheetResult(
+        exitStatus: 7, response: 2, serviceID: serviceID,
+        message: "\(service.name) does not accept these items: \(Diagnostics.message(for: rejection))")
+    case .unreadableFiles(let problems):
+      SheetResult(exitStatus: 1, response: 2, serviceID: serviceID, message: unreadable(problems).message)
+    case .cannotRecord(let failure):
+      SheetResult(
+        exitStatus: 1, response: 2, serviceID: serviceID,
+        message: "cannot record the request, so it was not started: \(failure.file): \(failure.reasonText)")
+    }
+  }
+
+  /// A share that ran to an outcome.
+  public static func outcome(_ outcome: ShareOutcome, serviceID: String, requestID: String) -> SheetResult {
+    switch outcome {
+    case .completed(let items):
+      SheetResult(
+        exitStatus: 0, response: 0, serviceID: serviceID, requestID: requestID,
+        returnedItems: items.flatMap(\.attachments))
+    case .cancelled(let code, let message):
+      SheetResult(
+        exitStatus: 3, response: 1, serviceID: serviceID, requestID: requestID,
+        message: code == ShareOutcome.userCancelledCode && message.isEmpty ? "cancelled" : message)
+    case .failed(let failure):
+      SheetResult(
+        exitStatus: 4, response: 2, serviceID: serviceID, requestID: requestID, message: failure.message)
+    case .timedOut(let seconds):
+      SheetResult(
+        exitStatus: 5, response: 2, serviceID: serviceID, requestID: requestID,
+        message: ShareOutcome.timedOutMessage("it", seconds: seconds))
+    }
+  }
+
+  /// The result line, newline included.
+  public var line: [UInt8] {
+    struct Line: Encodable {
+      var exitStatus: Int32
+      var response: UInt32
+      var results: Results
+      enum CodingKeys: String, CodingKey {
+        case exitStatus = "exit-status", response, results
+      }
+    }
+    struct Results: Encodable {
+      var serviceID: String?
+      var requestID: String?
+      var message: String?
+      var returnedItems: [AttachmentPayload]?
+      enum CodingKeys: String, CodingKey {
+        case serviceID = "service-id", requestID = "request-id", message, returnedItems = "returned-items"
+      }
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let value = Line(
+      exitStatus: exitStatus, response: response,
+      results: Results(
+        serviceID: serviceID, requestID: requestID, message: message, returnedItems: returnedItems))
+    // Encoding strings, numbers and arrays of them cannot fail.
+    return Array((try? encoder.encode(value)) ?? Data("{}".utf8)) + [UInt8(ascii: "\n")]
+  }
+}

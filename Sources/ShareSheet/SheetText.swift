@@ -1,0 +1,120 @@
+import ShareCore
+
+/// The picker's words, in English, German or French: one table, looked up by the English text,
+/// the language chosen as services' names are (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`).
+///
+/// Placeholders are named (`{service}`, `{count}`), so that a translation may put them anywhere.
+public struct SheetText: Sendable {
+  /// The languages with a table; English needs none.
+  public enum Language: String, Sendable, CaseIterable {
+    case english = "en", german = "de", french = "fr"
+  }
+
+  public let language: Language
+
+  public init(language: Language) {
+    self.language = language
+  }
+
+  /// The first language of the user's list that has a table, else English.
+  public init(environment: [String: String]) {
+    let preferred = Localization.preferredLanguages(environment: environment)
+    language =
+      preferred.lazy.compactMap { name in
+        Language.allCases.first {
+          name == $0.rawValue || name.hasPrefix($0.rawValue + "_") || name.hasPrefix($0.rawValue + "-")
+        }
+      }.first ?? .english
+  }
+
+  /// `english` in the language, its placeholders filled from `values`.
+  public func callAsFunction(_ english: String, _ values: [String: String] = [:]) -> String {
+    var text = Self.tables[language]?[english] ?? english
+    for (name, value) in values {
+      text = text.replacing("{\(name)}", with: value)
+    }
+    return text
+  }
+
+  /// Every English text with a translation; each table translates all of them (a test checks).
+  static let tables: [Language: [String: String]] = [
+    .german: [
+      "Share": "Teilen",
+      "Search services": "Dienste durchsuchen",
+      "Search": "Suchen",
+      "Edit": "Bearbeiten",
+      "Done": "Fertig",
+      "Pin {service}": "{service} anheften",
+      "Unpin {service}": "{service} lösen",
+      "Hide {service}": "{service} ausblenden",
+      "Show {service}": "{service} einblenden",
+      "Hidden": "Ausgeblendet",
+      "Pinned": "Angeheftet",
+      "{count} files": "{count} Dateien",
+      "{count} links": "{count} Links",
+      "{count} items": "{count} Objekte",
+      "Text": "Text",
+      "Loading services…": "Dienste werden geladen …",
+      "No service can share this": "Kein Dienst kann das teilen",
+      "Share services that accept it can be installed, or hidden ones shown again with Edit.":
+        "Dienste, die es annehmen, lassen sich installieren oder mit „Bearbeiten“ wieder einblenden.",
+      "No service matches “{query}”": "Kein Dienst passt zu „{query}“",
+      "Cannot read {file}": "{file} kann nicht gelesen werden",
+      "Sharing with {service}…": "Teilen mit {service} …",
+      "Cancel": "Abbrechen",
+      "Close": "Schließen",
+      "Shared with {service}": "Mit {service} geteilt",
+      "Copy": "Kopieren",
+      "Copied": "Kopiert",
+      "Copy link": "Link kopieren",
+      "Show in Folder": "Im Ordner anzeigen",
+      "No file manager could show the file": "Kein Dateimanager konnte die Datei zeigen",
+      "Retry": "Erneut versuchen",
+      "{service} failed": "{service} ist fehlgeschlagen",
+      "{service} cancelled": "{service} hat abgebrochen",
+      "{service} took too long": "{service} hat zu lange gebraucht",
+      "Cannot share with {service}": "Teilen mit {service} nicht möglich",
+      "Stopped after {seconds} seconds": "Nach {seconds} Sekunden angehalten",
+      "This window closes by itself.": "Dieses Fenster schließt sich von selbst.",
+    ],
+    .french: [
+      "Share": "Partager",
+      "Search services": "Rechercher des services",
+      "Search": "Rechercher",
+      "Edit": "Modifier",
+      "Done": "Terminé",
+      "Pin {service}": "Épingler {service}",
+      "Unpin {service}": "Désépingler {service}",
+      "Hide {service}": "Masquer {service}",
+      "Show {service}": "Afficher {service}",
+      "Hidden": "Masqué",
+      "Pinned": "Épinglé",
+      "{count} files": "{count} fichiers",
+      "{count} links": "{count} liens",
+      "{count} items": "{count} éléments",
+      "Text": "Texte",
+      "Loading services…": "Chargement des services…",
+      "No service can share this": "Aucun service ne peut partager ceci",
+      "Share services that accept it can be installed, or hidden ones shown again with Edit.":
+        "Installez un service qui l’accepte, ou réaffichez un service masqué avec « Modifier ».",
+      "No service matches “{query}”": "Aucun service ne correspond à « {query} »",
+      "Cannot read {file}": "Impossible de lire {file}",
+      "Sharing with {service}…": "Partage avec {service}…",
+      "Cancel": "Annuler",
+      "Close": "Fermer",
+      "Shared with {service}": "Partagé avec {service}",
+      "Copy": "Copier",
+      "Copied": "Copié",
+      "Copy link": "Copier le lien",
+      "Show in Folder": "Afficher dans le dossier",
+      "No file manager could show the file": "Aucun gestionnaire de fichiers n’a pu afficher le fichier",
+      "Retry": "Réessayer",
+      "{service} failed": "Échec de {service}",
+      "{service} cancelled": "{service} a annulé",
+      "{service} took too long": "{service} a pris trop de temps",
+      "Cannot share with {service}": "Impossible de partager avec {service}",
+      "Stopped after {seconds} seconds": "Arrêté après {seconds} secondes",
+      "This window closes by itself.": "Cette fenêtre se ferme d’elle-même.",
+    ],
+  ]
+}

@@ -1,0 +1,235 @@
+import ShareCore
+import ShareGtk
+
+/// The top of the picker: what is being shared.
+@MainActor
+final class SummaryView {
+  let box = Box(.horizontal, spacing: 12)
+  private let pictureSlot = Box(.horizontal)
+  private var picture: Widget
+  private let title = Label()
+  private let subtitle = Label()
+
+  /// The size of the file icon and of the thumbnail, in logical pixels.
+  nonisolated static let pictureSize: Int32 = 56
+
+  init(_ summary: SelectionSummary, icons: [String]) {
+    box.addStyleClass("share-summary")
+    box.setMargins(top: 6, bottom: 6, start: 18, end: 18)
+    picture = Image(iconNames: icons, pixelSize: Self.pictureSize)
+    pictureSlot.append(picture)
+    pictureSlot.align(vertical: .center)
+    box.append(pictureSlot)
+    let labels = Box(.vertical, spacing: 2)
+    labels.align(vertical: .center)
+    labels.expand(horizontally: true)
+    for label in [title, subtitle] {
+      label.horizontalPosition = 0
+      labels.append(label)
+    }
+    title.addStyleClass("heading")
+    title.wrap(lines: 2)
+    subtitle.addStyleClass("dim-label")
+    subtitle.addStyleClass("caption")
+    subtitle.ellipsizeAtEnd()
+    box.append(labels)
+    show(summary, icons: icons)
+  }
+
+  func show(_ summary: SelectionSummary, icons: [String]) {
+    title.text = summary.title
+    subtitle.text = summary.subtitle
+    subtitle.isVisible = !summary.subtitle.isEmpty
+    replacePicture(with: Image(iconNames: icons, pixelSize: Self.pictureSize))
+  }
+
+  /// Shows the scaled-down picture of the first image in place of its icon.
+  func showThumbnail(_ texture: Texture) {
+    // The frame rounds the picture's corners: a widget clips its children, not what it draws.
+    let frame = Box(.horizontal)
+    frame.addStyleClass("thumbnail")
+    frame.clipContent()
+    frame.align(horizontal: .center, vertical: .center)
+    frame.append(Image(texture: texture, pixelSize: Self.pictureSize))
+    replacePicture(with: frame)
+  }
+
+  private func replacePicture(with new: Widget) {
+    pictureSlot.remove(picture)
+    picture = new
+    pictureSlot.append(new)
+  }
+}
+
+/// One service in the list: a button that shares with it, and in edit mode buttons to pin and
+/// hide it. Each is a push button AT-SPI can activate, named for the service.
+@MainActor
+final class ServiceRowView {
+  let service: ShareService
+  let row: ListRow
+  let main: Button
+  let pin = Button(iconName: "view-pin-symbolic")
+  let hide = Button(iconName: "view-conceal-symbolic")
+  private let pinMark = Image(iconNames: ["view-pin-symbolic"], pixelSize: 16)
+  private let hiddenMark: Label
+  private let text: SheetText
+  private(set) var isPinned = false
+  private(set) var isHidden = false
+  private(set) var isEditing = false
+
+  /// The icon names to try for a service's `CFBundleIconName`: the name, its symbolic form (the
+  /// Adwaita theme has many icons only so), then a generic one.
+  static func iconNames(for icon: String) -> [String] {
+    [icon, icon + "-symbolic", ShareService.defaultIcon + "-symbolic"]
+  }
+
+  init(
+    service: ShareService, iconTexture: Texture?, text: SheetText,
+    choose: @escaping @MainActor () -> Void, togglePin: @escaping @MainActor () -> Void,
+    toggleHidden: @escaping @MainActor () -> Void
+  ) {
+    self.service = service
+    self.text = text
+    hiddenMark = Label(text("Hidden"))
+
+    let icon =
+      iconTexture.map { Image(texture: $0, pixelSize: 32) }
+      ?? Image(iconNames: Self.iconNames(for: service.icon), pixelSize: 32)
+    let name = Label(service.name)
+    name.horizontalPosition = 0
+    name.ellipsizeAtEnd()
+    name.addStyleClass("service-name")
+    let labels = Box(.vertical, spacing: 2)
+    labels.align(vertical: .center)
+    labels.expand(horizontally: true)
+    labels.append(name)
+    if let description = service.description, !description.isEmpty {
+      let detail = Label(description)
+      detail.horizontalPosition = 0
+      detail.ellipsizeAtEnd()
+      detail.addStyleClass("dim-label")
+      detail.addStyleClass("caption")
+      labels.append(detail)
+    }
+    hiddenMark.addStyleClass("dim-label")
+    hiddenMark.addStyleClass("caption")
+    pinMark.addStyleClass("dim-label")
+    pinMark.setAccessibleLabel(text("Pinned"))
+    let content = Box(.horizontal, spacing: 12)
+    for widget in [icon, labels, hiddenMark, pinMark] as [Widget] { content.append(widget) }
+
+    main = Button(content: content)
+    main.addStyleClass("flat")
+    main.addStyleClass("service")
+    main.expand(horizontally: true)
+    main.setAccessibleLabel(service.name)
+    if let description = service.description, !description.isEmpty {
+      main.setAccessibleDescription(description)
+    }
+    main.onClick(choose)
+
+    let line = Box(.horizontal, spacing: 4)
+    line.append(main)
+    for button in [pin, hide] {
+      button.addStyleClass("flat")
+      button.addStyleClass("circular")
+      button.align(vertical: .center)
+      line.append(button)
+    }
+    pin.onClick(togglePin)
+    hide.onClick(toggleHidden)
+    row = ListRow(child: line)
+    row.addStyleClass("service-row")
+    update(pinned: false, hidden: false, editing: false)
+  }
+
+  /// Shows the row's state: pinned and hidden marks, edit buttons named for what they do next.
+  func update(pinned: Bool, hidden: Bool, editing: Bool) {
+    isPinned = pinned
+    isHidden = hidden
+    isEditing = editing
+    let name = ["service": service.name]
+    pin.isVisible = editing
+    hide.isVisible = editing
+    main.isSensitive = !editing
+    pinMark.isVisible = pinned
+    hiddenMark.isVisible = editing && hidden
+    row.setStyleClass("hidden-service", editing && hidden)
+    pin.setStyleClass("pinned", pinned)
+    let pinLabel = pinned ? text("Unpin {service}", name) : text("Pin {service}", name)
+    pin.setAccessibleLabel(pinLabel)
+    pin.tooltip = pinLabel
+    let hideLabel = hidden ? text("Show {service}", name) : text("Hide {service}", name)
+    hide.setIconName(hidden ? "view-reveal-symbolic" : "view-conceal-symbolic")
+    hide.setAccessibleLabel(hideLabel)
+    hide.tooltip = hideLabel
+  }
+
+  /// The buttons the arrow keys move between, left to right.
+  var focusableButtons: [Button] { isEditing ? [pin, hide] : [main] }
+}
+
+/// A page with a big icon, a title, a text and buttons: loading, nothing to share, outcomes.
+@MainActor
+final class StatusView {
+  let box = Box(.vertical, spacing: 12)
+  private let iconSlot = Box(.horizontal)
+  private var icon: Widget
+  let spinner = Spinner()
+  let title = Label()
+  let detail = Label()
+  let buttons = Box(.horizontal, spacing: 12)
+  let footnote = Label()
+
+  init() {
+    box.setMargins(top: 18, bottom: 24, start: 24, end: 24)
+    box.align(vertical: .center)
+    box.expand(vertically: true)
+    icon = Image(iconNames: ["dialog-information-symbolic"], pixelSize: 48)
+    iconSlot.append(icon)
+    iconSlot.align(horizontal: .center)
+    box.append(iconSlot)
+    spinner.setSizeRequest(width: 32, height: 32)
+    spinner.align(horizontal: .center)
+    box.append(spinner)
+    title.addStyleClass("title-3")
+    title.wrap()
+    title.setWidthInCharacters(30)
+    box.append(title)
+    detail.wrap(lines: 8)
+    detail.setWidthInCharacters(40)
+    detail.isSelectable = true
+    box.append(detail)
+    buttons.align(horizontal: .center)
+    buttons.setMargins(top: 6)
+    box.append(buttons)
+    footnote.addStyleClass("dim-label")
+    footnote.addStyleClass("caption")
+    box.append(footnote)
+  }
+
+  /// Shows an icon (`nil`: the spinner), texts and buttons; empty texts are left out.
+  func show(icon names: [String]?, style: String? = nil, title: String, detail: String, buttons: [Button]) {
+    spinner.isSpinning = names == nil
+    spinner.isVisible = names == nil
+    iconSlot.isVisible = names != nil
+    if let names {
+      let image = Image(iconNames: names, pixelSize: 48)
+      if let style { image.addStyleClass(style) }
+      iconSlot.remove(icon)
+      icon = image
+      iconSlot.append(image)
+    }
+    self.title.text = title
+    self.detail.text = detail
+    self.detail.isVisible = !detail.isEmpty
+    // Buttons are made for the page each time: the old ones go with their handlers.
+    for button in shownButtons { self.buttons.remove(button) }
+    shownButtons = buttons
+    for button in buttons { self.buttons.append(button) }
+    self.buttons.isVisible = !buttons.isEmpty
+    footnote.isVisible = !footnote.text.isEmpty
+  }
+
+  private var shownButtons: [Button] = []
+}

@@ -1,0 +1,220 @@
+#!/usr/bin/python3
+"""Runs xdg-share-sheet and drives it through AT-SPI, as an assistive technology would.
+
+Usage: sheet_driver.py SHEET [ARGUMENT...] --then STEP...
+
+Starts SHEET with the arguments and `--result-fd N`, runs the steps, waits for the sheet to end
+and prints, each on a line of its own:
+  exit-status: N         the sheet's exit status
+  result: {...}          the line it wrote on the result descriptor
+  stderr: TEXT           each line it wrote on standard error
+Run it inside `dbus-run-session`, with DISPLAY set: AT-SPI lives on the session bus.
+
+Steps, run in order; the first that fails stops the sheet and ends the driver with status 1:
+  services               print `services: ["Name", ...]`, the services listed, in order
+  buttons                print `buttons: [...]`, every push button's name
+  type TEXT              put TEXT in the search field (EditableText)
+  press NAME             activate the push button named NAME (its first action)
+  key KEYSYM             press a key (xdotool), e.g. Escape, Return, Down
+  wait-button NAME       wait until a push button named NAME appears
+  wait-label TEXT        wait until a label whose text contains TEXT appears
+  screenshot PATH        save the sheet's window as a PNG (ImageMagick's import)
+  sleep SECONDS
+
+Found by role and accessible name only, never by position on screen.
+"""
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pyatspi
+
+TIMEOUT = 15
+
+
+SHEET = None
+ERRORS = []
+
+
+def fail(message):
+    print("driver: " + message, flush=True)
+    if SHEET is not None:
+        if SHEET.poll() is None:
+            SHEET.kill()
+        else:
+            print(f"driver: the sheet had ended with status {SHEET.returncode}", flush=True)
+        try:
+            SHEET.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        time.sleep(0.1)
+        for error in ERRORS:
+            print(f"stderr: {error}", flush=True)
+    sys.exit(1)
+
+
+def find_app(name):
+    deadline = time.time() + TIMEOUT
+    while time.time() < deadline:
+        desktop = pyatspi.Registry.getDesktop(0)
+        for index in range(desktop.childCount):
+            app = desktop.getChildAtIndex(index)
+            if app is not None and app.name == name:
+                return app
+        time.sleep(0.05)
+    fail(f"no application {name!r} on the accessibility bus")
+
+
+def descendants(node, predicate):
+    """Every descendant matching predicate, in tree order (the order on screen)."""
+    found = []
+    try:
+        count = node.childCount
+    except Exception:
+        return found
+    for index in range(count):
+        child = node.getChildAtIndex(index)
+        if child is None:
+            continue
+        if predicate(child):
+            found.append(child)
+        found.extend(descendants(child, predicate))
+    return found
+
+
+def role_is(node, role):
+    try:
+        return node.getRole() == role
+    except Exception:
+        return False
+
+
+def wait_for(description, look, timeout=TIMEOUT):
+    """The first answer of look() that is not None or False (an empty list is an answer)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        result = look()
+        if result is not None and result is not False:
+            return result
+        time.sleep(0.05)
+    fail(f"timed out waiting for {description}")
+
+
+def service_names(app):
+    """The names of the services listed, in order; None while there is no list."""
+    lists = descendants(app, lambda n: role_is(n, pyatspi.ROLE_LIST))
+    if not lists:
+        return None
+    # In edit mode the rows also hold "Pin …" and "Hide …" buttons; the service is the first.
+    names = []
+    for item in descendants(lists[0], lambda n: role_is(n, pyatspi.ROLE_LIST_ITEM)):
+        inside = descendants(item, lambda n: role_is(n, pyatspi.ROLE_PUSH_BUTTON))
+        if inside:
+            names.append(inside[0].name)
+    return names
+
+
+def button(app, name):
+    matches = descendants(app, lambda n: role_is(n, pyatspi.ROLE_PUSH_BUTTON) and n.name == name)
+    return matches[0] if matches else None
+
+
+def screenshot(app, path):
+    frames = descendants(app, lambda n: role_is(n, pyatspi.ROLE_FRAME)) or [app.getChildAtIndex(0)]
+    extents = frames[0].queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    # Animations and the accessibility tree run ahead of the paint.
+    time.sleep(0.5)
+    whole = path + ".whole.png"
+    subprocess.run(["import", "-window", "root", whole], check=True)
+    # Without a window manager the window sits at 0,0; its shadow is part of the X window.
+    crop = f"{extents.width + 24}x{extents.height + 24}+0+0"
+    subprocess.run(["convert", whole, "-crop", crop, "+repage", path], check=True)
+    os.remove(whole)
+
+
+def run_steps(app, steps):
+    index = 0
+
+    def argument():
+        nonlocal index
+        if index >= len(steps):
+            fail(f"{steps[index - 1]} needs an argument")
+        index += 1
+        return steps[index - 1]
+
+    while index < len(steps):
+        step = steps[index]
+        index += 1
+        if step == "services":
+            names = wait_for("the list of services", lambda: service_names(app))
+            print("services: " + json.dumps(names), flush=True)
+        elif step == "buttons":
+            names = [b.name for b in descendants(app, lambda n: role_is(n, pyatspi.ROLE_PUSH_BUTTON))]
+            print("buttons: " + json.dumps(names), flush=True)
+        elif step == "type":
+            text = argument()
+            entry = wait_for(
+                "the search field",
+                lambda: next(iter(descendants(app, lambda n: n.name == "Search services"
+                                              and role_is(n, pyatspi.ROLE_ENTRY))), None))
+            entry.queryEditableText().setTextContents(text)
+            time.sleep(0.2)
+        elif step == "press":
+            name = argument()
+            target = wait_for(f"a button named {name!r}", lambda: button(app, name))
+            target.queryAction().doAction(0)
+            time.sleep(0.2)
+        elif step == "key":
+            subprocess.run(["xdotool", "key", "--clearmodifiers", argument()], check=True)
+            time.sleep(0.2)
+        elif step == "wait-button":
+            name = argument()
+            wait_for(f"a button named {name!r}", lambda: button(app, name))
+        elif step == "wait-label":
+            text = argument()
+            wait_for(
+                f"a label with {text!r}",
+                lambda: descendants(app, lambda n: role_is(n, pyatspi.ROLE_LABEL) and text in (n.name or ""))
+                or None)
+        elif step == "screenshot":
+            screenshot(app, argument())
+        elif step == "sleep":
+            time.sleep(float(argument()))
+        else:
+            fail(f"unknown step {step!r}")
+
+
+def main():
+    global SHEET
+    arguments = sys.argv[1:]
+    if "--then" not in arguments or arguments.index("--then") == 0:
+        fail("usage: sheet_driver.py SHEET [ARGUMENT...] --then STEP...")
+    split = arguments.index("--then")
+    command, steps = arguments[:split], arguments[split + 1:]
+    read_end, write_end = os.pipe()
+    SHEET = subprocess.Popen(
+        [command[0], "--result-fd", str(write_end)] + command[1:], pass_fds=(write_end,),
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    os.close(write_end)
+    reader = threading.Thread(
+        target=lambda: ERRORS.extend(SHEET.stderr.read().decode(errors="replace").splitlines()), daemon=True)
+    reader.start()
+    app = find_app(os.path.basename(command[0]))
+    run_steps(app, steps)
+    try:
+        status = SHEET.wait(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        fail("the sheet did not end")
+    reader.join()
+    with os.fdopen(read_end, "rb") as result:
+        line = result.read().decode().strip()
+    print(f"exit-status: {status}", flush=True)
+    print(f"result: {line}", flush=True)
+    for error in ERRORS:
+        print(f"stderr: {error}", flush=True)
+
+
+main()

@@ -1,0 +1,175 @@
+import Foundation
+import ShareTestSupport
+import Testing
+
+@testable import ShareHost
+
+/// The picker as a user meets it, driven through AT-SPI on a virtual display: its services and
+/// their order, search, choosing, edit mode, and how it ends.
+@Suite(.serialized, .enabled(if: SheetHarness.missing.isEmpty, SheetHarness.skipReason))
+struct SheetUITests {
+  let desktop: TemporaryDesktop
+  let display: VirtualDisplay
+  let photo: String
+
+  /// Alpha, Bravo, Charlie and Delta accept files and links (no text alone); Delta is pinned and
+  /// Charlie was used three times today for an image.
+  init() throws {
+    desktop = try TemporaryDesktop(prefix: "xdg-share-sheet")
+    try SheetHarness.prepare(desktop)
+    display = try VirtualDisplay()
+    for name in ["Alpha", "Bravo", "Charlie", "Delta"] {
+      try Self.service(name).write(into: desktop.userExtensions)
+    }
+    try FileManager.default.createDirectory(
+      atPath: "\(desktop.root)/config/xdg-share", withIntermediateDirectories: true)
+    try "# keep me\n[Services]\nPinned=org.test.delta;\n".write(
+      toFile: "\(desktop.root)/config/xdg-share/settings.ini", atomically: true, encoding: .utf8)
+    let history = HistoryStore(stateHome: "\(desktop.root)/state")
+    for index in 0..<3 {
+      try history.save(
+        HistoryRecord(
+          id: "charlie-\(index)", serviceId: "org.test.charlie", serviceName: "Charlie",
+          items: [.file(url: "file:///home/someone/earlier.png")], started: Date().addingTimeInterval(-600),
+          status: .completed))
+    }
+    photo = desktop.files + "/photo.png"
+    try Data(tinyPNG).write(to: URL(fileURLWithPath: photo))
+  }
+
+  /// A service that records that it ran and returns a link; `program` replaces what it does.
+  static func service(_ name: String, program: String? = nil) -> BundleFixture {
+    let id = "org.test.\(name.lowercased())"
+    let rule = BundleFixture.dictionary([
+      ("NSExtensionActivationSupportsFileWithMaxCount", "<integer>10</integer>"),
+      ("NSExtensionActivationSupportsWebURLWithMaxCount", "<integer>1</integer>"),
+    ])
+    let program =
+      program ?? """
+        #!/bin/sh
+        cat > /dev/null
+        echo "$XDG_SHARE_SERVICE_ID" >> "$HOME/ran.txt"
+        echo '{"complete": {"returningItems": [{"attachments": [{"typeIdentifiers": ["public.url"], "url": "https://example.org/\(id)"}]}]}}'
+        """
+    return BundleFixture(
+      id: id, name: name, ruleXML: rule,
+      extraXML: "<key>CFBundleIconName</key><string>mail-send</string>", program: program)
+  }
+
+  func run(_ steps: [String], arguments: [String]? = nil, environment: [String: String] = [:]) throws
+    -> DriverRun
+  {
+    let run = try desktop.runSheet(
+      arguments ?? [photo], steps: steps, display: display, environment: environment)
+    #expect(run.driverStatus == 0, "\(run.output)")
+    return run
+  }
+
+  @Test func servicesArePinnedThenFrecentThenByNameAndEscapeCancels() throws {
+    let run = try run(["services", "key", "Escape"])
+    #expect(run.services == [["Delta", "Charlie", "Alpha", "Bravo"]])
+    #expect(run.exitStatus == 3)
+    #expect(run.response == 1)
+    #expect(run.results["service-id"] == nil)
+    #expect(desktop.servicesRun.isEmpty)
+  }
+
+  @Test func searchFiltersAndEnterSharesTheFirstMatch() throws {
+    let run = try run([
+      "type", "rav", "services", "type", "zzz", "services", "type", "", "services", "type", "HA", "services",
+      "key", "Return", "wait-label", "Shared with Charlie", "key", "Escape",
+    ])
+    #expect(run.services == [["Bravo"], [], ["Delta", "Charlie", "Alpha", "Bravo"], ["Charlie", "Alpha"]])
+    #expect(run.exitStatus == 0)
+    #expect(desktop.servicesRun == ["org.test.charlie"])
+  }
+
+  @Test func activatingAServiceRunsItsProgramOnceAndReportsWhatItReturned() throws {
+    let run = try run(["press", "Alpha", "wait-label", "Shared with Alpha", "buttons", "key", "Escape"])
+    #expect(run.exitStatus == 0)
+    #expect(run.response == 0)
+    #expect(run.results["service-id"] as? String == "org.test.alpha")
+    let returned = run.results["returned-items"] as? [[String: Any]]
+    #expect(returned?.first?["url"] as? String == "https://example.org/org.test.alpha")
+    #expect(run.buttons.first?.contains("Copy") == true)
+    #expect(desktop.servicesRun == ["org.test.alpha"])
+  }
+
+  @Test func aPinPersistsIntoTheNextRun() throws {
+    let first = try run(["press", "Edit", "press", "Pin Bravo", "services", "key", "Escape", "key", "Escape"])
+    #expect(first.services == [["Delta", "Bravo", "Charlie", "Alpha"]])
+    #expect(first.exitStatus == 3)
+    #expect(desktop.settingsText == "# keep me\n[Services]\nPinned=org.test.delta;org.test.bravo;\n")
+    let second = try run([
+      "services", "press", "Edit", "wait-button", "Unpin Bravo", "key", "Escape", "key", "Escape",
+    ])
+    #expect(second.services == [["Delta", "Bravo", "Charlie", "Alpha"]])
+  }
+
+  @Test func aHiddenServiceIsGoneFromThePickerAndTheCommandLineUntilShownAgain() throws {
+    let first = try run([
+      "press", "Edit", "press", "Hide Alpha", "press", "Done", "services", "key", "Escape",
+    ])
+    #expect(first.services == [["Delta", "Charlie", "Bravo"]])
+    #expect(desktop.settingsText.contains("Hidden=org.test.alpha;"))
+    let list = try Tool.run(["list"], on: desktop)
+    #expect(list.status == 0)
+    #expect(!list.standardOutput.contains("org.test.alpha"))
+    #expect(list.standardOutput.contains("org.test.bravo"))
+
+    let second = try run([
+      "services", "press", "Edit", "press", "Show Alpha", "press", "Done", "services", "key", "Escape",
+    ])
+    #expect(second.services == [["Delta", "Charlie", "Bravo"], ["Delta", "Charlie", "Alpha", "Bravo"]])
+    #expect(!desktop.settingsText.contains("org.test.alpha"))
+  }
+
+  @Test func aClosedWindowFreesItsController() throws {
+    let run = try run(["services", "key", "Escape"], environment: ["XDG_SHARE_SHEET_REPORT_FREED": "1"])
+    #expect(run.standardError.contains("xdg-share-sheet: controllers freed: 1"), "\(run.standardError)")
+  }
+
+  @Test func whenNoServiceAcceptsTheItemsItSaysSoAndExitsSeven() throws {
+    let run = try run(
+      ["wait-label", "No service can share this", "key", "Escape"], arguments: ["--text", "only a text"])
+    #expect(run.exitStatus == 7)
+    #expect(run.response == 2)
+  }
+
+  @Test func closingTheWindowDuringAShareLetsItFinish() throws {
+    try Self.service(
+      "Slow",
+      program: """
+        #!/bin/sh
+        cat > /dev/null
+        sleep 4
+        echo "$XDG_SHARE_SERVICE_ID" >> "$HOME/ran.txt"
+        echo '{"complete": {}}'
+        """
+    ).write(into: desktop.userExtensions)
+    let run = try run(["press", "Slow", "wait-button", "Cancel", "key", "Escape"])
+    #expect(run.exitStatus == 0)
+    #expect(run.results["service-id"] as? String == "org.test.slow")
+    #expect(desktop.servicesRun == ["org.test.slow"])
+  }
+
+  @Test func aFailureShowsItsReasonAndRetryRunsItAgain() throws {
+    try Self.service(
+      "Broken",
+      program: """
+        #!/bin/sh
+        cat > /dev/null
+        echo "$XDG_SHARE_SERVICE_ID" >> "$HOME/ran.txt"
+        sleep 3
+        exit 9
+        """
+    ).write(into: desktop.userExtensions)
+    let run = try run([
+      "press", "Broken", "wait-label", "exited with status 9", "press", "Retry", "wait-button", "Cancel",
+      "wait-button", "Retry", "key", "Escape",
+    ])
+    #expect(run.exitStatus == 4)
+    #expect(run.response == 2)
+    #expect(desktop.servicesRun == ["org.test.broken", "org.test.broken"])
+  }
+}
