@@ -118,7 +118,7 @@ package.targets += [
     dependencies: [
       "ShareSheet", "ShareHost", "ShareCore", "ShareProtocol", "ShareTestSupport", "SharePOSIX",
     ],
-    exclude: ["Driver"]),
+    exclude: ["Driver", "Bench"]),
 ]
 
 // Strict settings for every target, in one place.

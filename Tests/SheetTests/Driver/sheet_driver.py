@@ -18,7 +18,8 @@ Steps, run in order; the first that fails stops the sheet and ends the driver wi
   key KEYSYM             press a key (xdotool), e.g. Escape, Return, Down
   wait-button NAME       wait until a push button named NAME appears
   wait-label TEXT        wait until a label whose text contains TEXT appears
-  screenshot PATH        save the sheet's window as a PNG (ImageMagick's import)
+  screenshot PATH        save the sheet's window as a PNG (xdotool finds it, ImageMagick's import
+                         takes it)
   sleep SECONDS
 
 Found by role and accessible name only, never by position on screen.
@@ -76,7 +77,12 @@ def descendants(node, predicate):
     except Exception:
         return found
     for index in range(count):
-        child = node.getChildAtIndex(index)
+        try:
+            child = node.getChildAtIndex(index)
+        except Exception:
+            if SHEET is not None and SHEET.poll() is not None:
+                fail("the sheet ended")
+            continue
         if child is None:
             continue
         if predicate(child):
@@ -117,22 +123,27 @@ def service_names(app):
     return names
 
 
+def settled(look):
+    """look()'s answer once two readings 0.15 s apart agree: the tree is rebuilt row by row."""
+    first = look()
+    time.sleep(0.15)
+    second = look()
+    return first if first == second else None
+
+
 def button(app, name):
     matches = descendants(app, lambda n: role_is(n, pyatspi.ROLE_PUSH_BUTTON) and n.name == name)
     return matches[0] if matches else None
 
 
-def screenshot(app, path):
-    frames = descendants(app, lambda n: role_is(n, pyatspi.ROLE_FRAME)) or [app.getChildAtIndex(0)]
-    extents = frames[0].queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+def screenshot(path):
     # Animations and the accessibility tree run ahead of the paint.
     time.sleep(0.5)
-    whole = path + ".whole.png"
-    subprocess.run(["import", "-window", "root", whole], check=True)
-    # Without a window manager the window sits at 0,0; its shadow is part of the X window.
-    crop = f"{extents.width + 24}x{extents.height + 24}+0+0"
-    subprocess.run(["convert", whole, "-crop", crop, "+repage", path], check=True)
-    os.remove(whole)
+    found = subprocess.run(["xdotool", "search", "--onlyvisible", "--pid", str(SHEET.pid)],
+                           capture_output=True, text=True).stdout.split()
+    if not found:
+        fail("no window of the sheet to take a picture of")
+    subprocess.run(["import", "-window", found[0], path], check=True)
 
 
 def run_steps(app, steps):
@@ -149,7 +160,7 @@ def run_steps(app, steps):
         step = steps[index]
         index += 1
         if step == "services":
-            names = wait_for("the list of services", lambda: service_names(app))
+            names = wait_for("the list of services", lambda: settled(lambda: service_names(app)))
             print("services: " + json.dumps(names), flush=True)
         elif step == "buttons":
             names = [b.name for b in descendants(app, lambda n: role_is(n, pyatspi.ROLE_PUSH_BUTTON))]
@@ -180,7 +191,7 @@ def run_steps(app, steps):
                 lambda: descendants(app, lambda n: role_is(n, pyatspi.ROLE_LABEL) and text in (n.name or ""))
                 or None)
         elif step == "screenshot":
-            screenshot(app, argument())
+            screenshot(argument())
         elif step == "sleep":
             time.sleep(float(argument()))
         else:
