@@ -47,8 +47,9 @@ final class PickerWindow {
   var isOpen = true
   /// Bumped when a countdown to close must no longer fire.
   var closeGeneration = 0
-  /// Settings are written one change at a time, off the main actor.
-  let settingsQueue = DispatchQueue(label: "xdg-share-sheet.settings")
+  /// Settings are written one change at a time, off the main actor; the process waits for the
+  /// last before it exits.
+  nonisolated static let settingsQueue = DispatchQueue(label: "xdg-share-sheet.settings")
 
   init(
     application: Application, items: [ShareItem], text: SheetText, environment: [String: String],
@@ -290,7 +291,7 @@ final class PickerWindow {
     (focusOnPin || pin ? view.pin : view.hide)?.grabFocus()
     let file = SettingsFile(paths: SearchPaths(environment: environment))
     let environment = environment
-    settingsQueue.async {
+    Self.settingsQueue.async {
       do {
         try file.update { settings in
           if pin {
@@ -327,6 +328,7 @@ final class PickerWindow {
       return true
     case .up, .down:
       guard modifiers.isEmpty, stack.visiblePage == Page.choose else { return false }
+      window.showFocus()
       return moveFocus(by: key == .down ? 1 : -1)
     default:
       return false
@@ -358,6 +360,7 @@ final class PickerWindow {
     .share-summary .thumbnail { border-radius: 8px; }
     button.service { padding: 6px 8px; }
     button.service.first-match { background-color: alpha(@accent_bg_color, 0.14); }
+    row.editing button.service { background: none; }
     row.hidden-service button.service { opacity: 0.6; }
     row.service-row button.pinned { color: @accent_color; }
     """

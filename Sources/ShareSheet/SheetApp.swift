@@ -80,6 +80,8 @@ public enum SheetApp {
         }
       }
     }
+    // A pin or a hide made just before the window closed is on disk before the process ends.
+    PickerWindow.settingsQueue.sync {}
     if let descriptor = parsed.resultDescriptor {
       writeResult(result, to: descriptor)
     }

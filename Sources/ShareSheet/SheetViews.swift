@@ -139,8 +139,11 @@ final class ServiceRowView {
     isPinned = pinned
     isHidden = hidden
     isEditing = editing
-    main.isSensitive = !editing
+    // In edit mode the row's name does nothing and the focus skips it (choosing waits for
+    // Done); it stays drawn as it is, so that only hidden services look dimmed.
+    main.canFocus = !editing
     row.setStyleClass("hidden-service", editing && hidden)
+    row.setStyleClass("editing", editing)
     if pinned || pinMark != nil { makePinMark().isVisible = pinned }
     if editing && hidden || hiddenMark != nil { makeHiddenMark().isVisible = editing && hidden }
     guard editing || pin != nil else { return }
