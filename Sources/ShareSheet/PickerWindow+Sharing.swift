@@ -104,17 +104,17 @@ extension PickerWindow {
   /// running goes on, and tells its end in a notification.
   func windowClosing() {
     closeGeneration += 1
-    progress.stop()
+    progressView?.stop()
   }
 
   func cancelShare() {
     run?.cancel()
-    progress.cancel.isSensitive = false
+    progressView?.cancel.isSensitive = false
   }
 
   /// Shows how the share ended.
   func showEnd(_ end: ShareEnd, service: ShareService) {
-    progress.stop()
+    progressView?.stop()
     let name = ["service": service.name]
     var buttons: [Button] = []
     var detail = ""

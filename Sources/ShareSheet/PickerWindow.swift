@@ -32,8 +32,10 @@ final class PickerWindow {
   let list = ListBox()
   let noMatch = Label()
   let settingsProblem = Label()
-  let status = StatusView()
-  let progress = ProgressView()
+  /// The pages other than the list, made when first shown: a window that opens on its list
+  /// draws its first frame sooner.
+  private(set) var statusView: StatusView?
+  private(set) var progressView: ProgressView?
 
   var loaded: LoadedSelection?
   var model: PickerModel?
@@ -45,8 +47,9 @@ final class PickerWindow {
   var isOpen = true
   /// Bumped when a countdown to close must no longer fire.
   var closeGeneration = 0
-  /// Settings are written one change at a time, off the main actor.
-  let settingsQueue = DispatchQueue(label: "xdg-share-sheet.settings")
+  /// Settings are written one change at a time, off the main actor; the process waits for the
+  /// last before it exits.
+  nonisolated static let settingsQueue = DispatchQueue(label: "xdg-share-sheet.settings")
 
   init(
     application: Application, items: [ShareItem], text: SheetText, environment: [String: String],
@@ -100,11 +103,7 @@ final class PickerWindow {
     let choosePage = Box(.vertical)
     for widget in [search, settingsProblem, scroller] as [Widget] { choosePage.append(widget) }
 
-    stack.add(status.box, name: Page.status)
     stack.add(choosePage, name: Page.choose)
-    stack.add(progress.box, name: Page.progress)
-    progress.cancel.onClick { [weak self] in self?.cancelShare() }
-    status.show(icon: nil, title: text("Loading services…"), detail: "", buttons: [])
 
     let content = Box(.vertical)
     for widget in [header, summary.box, stack] as [Widget] { content.append(widget) }
@@ -123,6 +122,32 @@ final class PickerWindow {
       isOpen = false
       Self.live.removeAll { $0 === self }
     }
+  }
+
+  /// The page of status and outcomes.
+  var status: StatusView {
+    if let statusView { return statusView }
+    let made = StatusView()
+    stack.add(made.box, name: Page.status)
+    statusView = made
+    return made
+  }
+
+  /// The page of a share in progress.
+  var progress: ProgressView {
+    if let progressView { return progressView }
+    let made = ProgressView()
+    made.cancel.onClick { [weak self] in self?.cancelShare() }
+    stack.add(made.box, name: Page.progress)
+    progressView = made
+    return made
+  }
+
+  /// Says that the services are loading, for a window that opens before they come.
+  func showLoading() {
+    guard loaded == nil else { return }
+    status.show(icon: nil, title: text("Loading services…"), detail: "", buttons: [])
+    stack.show(Page.status)
   }
 
   /// The stack's pages.
@@ -168,6 +193,7 @@ final class PickerWindow {
         icon: ["dialog-error-symbolic"], style: "error", title: text("Cannot read {file}", ["file": names]),
         detail: loaded.problems.map { Diagnostics.reason($0.reason) }.joined(separator: "\n"),
         buttons: [closeButton()])
+      stack.show(Page.status)
       return
     }
     model = PickerModel(
@@ -225,7 +251,7 @@ final class PickerWindow {
       view.main.setStyleClass("first-match", shown && first && !query.isEmpty && !editing)
       if shown { first = false }
     }
-    noMatch.text = text("No service matches “{query}”", ["query": query])
+    noMatch.text = query.isEmpty ? "" : text("No service matches “{query}”", ["query": query])
     // GTK shows the placeholder only without rows, but leaves it in the accessibility tree.
     noMatch.setAccessibilityHidden(!first)
   }
@@ -250,7 +276,7 @@ final class PickerWindow {
   /// Pins or unpins (`pin`), else hides or shows, the service `id`; writes it to the settings.
   private func changeSetting(_ id: String, pin: Bool) {
     guard var model, let view = rows.first(where: { $0.service.id == id }) else { return }
-    let focusOnPin = view.pin.containsFocus
+    let focusOnPin = view.pin?.containsFocus ?? false
     let wanted: Bool
     if pin {
       PickerModel.togglePin(id, in: &model.settings)
@@ -262,10 +288,10 @@ final class PickerWindow {
     self.model = model
     refreshRows()
     // The row moved: the focus stays on the button the user pressed.
-    (focusOnPin || pin ? view.pin : view.hide).grabFocus()
+    (focusOnPin || pin ? view.pin : view.hide)?.grabFocus()
     let file = SettingsFile(paths: SearchPaths(environment: environment))
     let environment = environment
-    settingsQueue.async {
+    Self.settingsQueue.async {
       do {
         try file.update { settings in
           if pin {
@@ -302,6 +328,7 @@ final class PickerWindow {
       return true
     case .up, .down:
       guard modifiers.isEmpty, stack.visiblePage == Page.choose else { return false }
+      window.showFocus()
       return moveFocus(by: key == .down ? 1 : -1)
     default:
       return false
@@ -333,6 +360,7 @@ final class PickerWindow {
     .share-summary .thumbnail { border-radius: 8px; }
     button.service { padding: 6px 8px; }
     button.service.first-match { background-color: alpha(@accent_bg_color, 0.14); }
+    row.editing button.service { background: none; }
     row.hidden-service button.service { opacity: 0.6; }
     row.service-row button.pinned { color: @accent_color; }
     """

@@ -41,12 +41,14 @@ public enum SheetApp {
     DispatchQueue.global(qos: .userInteractive).async {
       let loaded = ServiceSource.load(items: items, environment: environment, text: text)
       let icons = iconTextures(for: loaded.accepting)
+      if timing { reportTime("services-loaded") }
       Task { @MainActor in arrival.deliver((loaded, icons)) }
     }
 
     var result = SheetResult.closedBeforeChoice
     let application = Application(id: applicationID)
     _ = application.run {
+      if timing { reportTime("activate") }
       Style.addCSS(PickerWindow.css)
       let picker = PickerWindow(
         application: application, items: items, text: text, environment: environment,
@@ -58,12 +60,14 @@ public enum SheetApp {
       arrival.whenDelivered { [weak picker] loaded, icons in
         guard let picker else { return }
         picker.show(loaded, iconTextures: icons)
-        loadThumbnail(of: loaded.summary) { [weak picker] texture in picker?.summary.showThumbnail(texture) }
         let opening = picker.present(parent: parent)
-        if timing {
-          picker.onFirstFrame {
+        picker.onFirstFrame {
+          if timing {
             if opening { reportTime("first-frame") }
             reportTime("services-shown")
+          }
+          // Decoded once the list is on screen: a photo takes a core for a while.
+          loadThumbnail(of: loaded.summary) { [weak picker] texture in picker?.summary.showThumbnail(texture)
           }
         }
       }
@@ -71,10 +75,13 @@ public enum SheetApp {
         MainActor.assumeIsolated {
           guard let picker, !picker.isPresented else { return }
           picker.window.setDefaultSize(width: 440, height: 520)
+          picker.showLoading()
           if picker.present(parent: parent), timing { picker.onFirstFrame { reportTime("first-frame") } }
         }
       }
     }
+    // A pin or a hide made just before the window closed is on disk before the process ends.
+    PickerWindow.settingsQueue.sync {}
     if let descriptor = parsed.resultDescriptor {
       writeResult(result, to: descriptor)
     }
@@ -121,11 +128,11 @@ public enum SheetApp {
 
   /// `first-frame 123456789` on standard error: the monotonic clock in nanoseconds, for the
   /// start-up benchmark (`XDG_SHARE_SHEET_TIMING=1`).
-  private static func reportTime(_ event: String) {
+  nonisolated private static func reportTime(_ event: String) {
     printError("\(event) \(Int64(MonotonicClock.now * 1e9))")
   }
 
-  static func printError(_ message: String) {
+  nonisolated static func printError(_ message: String) {
     StandardError.writeLine(message)
   }
 }

@@ -62,17 +62,22 @@ final class SummaryView {
 }
 
 /// One service in the list: a button that shares with it, and in edit mode buttons to pin and
-/// hide it. Each is a push button AT-SPI can activate, named for the service.
+/// hide it. Each is a push button AT-SPI can activate, named for the service. What only edit mode
+/// or a pin shows is made when first needed.
 @MainActor
 final class ServiceRowView {
   let service: ShareService
   let row: ListRow
   let main: Button
-  let pin = Button(iconName: "view-pin-symbolic")
-  let hide = Button(iconName: "view-conceal-symbolic")
-  private let pinMark = Image(iconNames: ["view-pin-symbolic"], pixelSize: 16)
-  private let hiddenMark: Label
+  private let line = Box(.horizontal, spacing: 4)
+  private let content = Box(.horizontal, spacing: 12)
+  private(set) var pin: Button?
+  private(set) var hide: Button?
+  private var pinMark: Image?
+  private var hiddenMark: Label?
   private let text: SheetText
+  private let togglePin: @MainActor () -> Void
+  private let toggleHidden: @MainActor () -> Void
   private(set) var isPinned = false
   private(set) var isHidden = false
   private(set) var isEditing = false
@@ -90,7 +95,8 @@ final class ServiceRowView {
   ) {
     self.service = service
     self.text = text
-    hiddenMark = Label(text("Hidden"))
+    self.togglePin = togglePin
+    self.toggleHidden = toggleHidden
 
     let icon =
       iconTexture.map { Image(texture: $0, pixelSize: 32) }
@@ -111,12 +117,8 @@ final class ServiceRowView {
       detail.addStyleClass("caption")
       labels.append(detail)
     }
-    hiddenMark.addStyleClass("dim-label")
-    hiddenMark.addStyleClass("caption")
-    pinMark.addStyleClass("dim-label")
-    pinMark.setAccessibleLabel(text("Pinned"))
-    let content = Box(.horizontal, spacing: 12)
-    for widget in [icon, labels, hiddenMark, pinMark] as [Widget] { content.append(widget) }
+    content.append(icon)
+    content.append(labels)
 
     main = Button(content: content)
     main.addStyleClass("flat")
@@ -127,20 +129,9 @@ final class ServiceRowView {
       main.setAccessibleDescription(description)
     }
     main.onClick(choose)
-
-    let line = Box(.horizontal, spacing: 4)
     line.append(main)
-    for button in [pin, hide] {
-      button.addStyleClass("flat")
-      button.addStyleClass("circular")
-      button.align(vertical: .center)
-      line.append(button)
-    }
-    pin.onClick(togglePin)
-    hide.onClick(toggleHidden)
     row = ListRow(child: line)
     row.addStyleClass("service-row")
-    update(pinned: false, hidden: false, editing: false)
   }
 
   /// Shows the row's state: pinned and hidden marks, edit buttons named for what they do next.
@@ -148,13 +139,18 @@ final class ServiceRowView {
     isPinned = pinned
     isHidden = hidden
     isEditing = editing
+    // In edit mode the row's name does nothing and the focus skips it (choosing waits for
+    // Done); it stays drawn as it is, so that only hidden services look dimmed.
+    main.canFocus = !editing
+    row.setStyleClass("hidden-service", editing && hidden)
+    row.setStyleClass("editing", editing)
+    if pinned || pinMark != nil { makePinMark().isVisible = pinned }
+    if editing && hidden || hiddenMark != nil { makeHiddenMark().isVisible = editing && hidden }
+    guard editing || pin != nil else { return }
+    let (pin, hide) = makeEditButtons()
     let name = ["service": service.name]
     pin.isVisible = editing
     hide.isVisible = editing
-    main.isSensitive = !editing
-    pinMark.isVisible = pinned
-    hiddenMark.isVisible = editing && hidden
-    row.setStyleClass("hidden-service", editing && hidden)
     pin.setStyleClass("pinned", pinned)
     let pinLabel = pinned ? text("Unpin {service}", name) : text("Pin {service}", name)
     pin.setAccessibleLabel(pinLabel)
@@ -166,7 +162,51 @@ final class ServiceRowView {
   }
 
   /// The buttons the arrow keys move between, left to right.
-  var focusableButtons: [Button] { isEditing ? [pin, hide] : [main] }
+  var focusableButtons: [Button] { isEditing ? [pin, hide].compactMap { $0 } : [main] }
+
+  private func makeEditButtons() -> (Button, Button) {
+    if let pin, let hide { return (pin, hide) }
+    let pin = Button(iconName: "view-pin-symbolic")
+    let hide = Button(iconName: "view-conceal-symbolic")
+    for button in [pin, hide] {
+      button.addStyleClass("flat")
+      button.addStyleClass("circular")
+      button.align(vertical: .center)
+      line.append(button)
+    }
+    pin.onClick(togglePin)
+    hide.onClick(toggleHidden)
+    self.pin = pin
+    self.hide = hide
+    return (pin, hide)
+  }
+
+  private func makePinMark() -> Image {
+    if let pinMark { return pinMark }
+    let mark = Image(iconNames: ["view-pin-symbolic"], pixelSize: 16)
+    mark.addStyleClass("dim-label")
+    mark.setAccessibleLabel(text("Pinned"))
+    content.append(mark)
+    pinMark = mark
+    return mark
+  }
+
+  private func makeHiddenMark() -> Label {
+    if let hiddenMark { return hiddenMark }
+    let mark = Label(text("Hidden"))
+    mark.addStyleClass("dim-label")
+    mark.addStyleClass("caption")
+    // Before the pin mark, when there is one.
+    if let pinMark {
+      content.remove(pinMark)
+      content.append(mark)
+      content.append(pinMark)
+    } else {
+      content.append(mark)
+    }
+    hiddenMark = mark
+    return mark
+  }
 }
 
 /// A page with a big icon, a title, a text and buttons: loading, nothing to share, outcomes.

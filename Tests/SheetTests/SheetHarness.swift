@@ -116,6 +116,8 @@ struct DriverRun {
   var services: [[String]] = []
   /// Each `buttons` step's list.
   var buttons: [[String]] = []
+  /// Each `entries` step's list.
+  var entries: [[String]] = []
   var exitStatus: Int32?
   var result: [String: Any] = [:]
   var standardError: [String] = []
@@ -133,6 +135,7 @@ struct DriverRun {
       }
       if let names = list("services: ") { services.append(names) }
       if let names = list("buttons: ") { buttons.append(names) }
+      if let names = list("entries: ") { entries.append(names) }
       if line.hasPrefix("exit-status: ") { exitStatus = Int32(line.dropFirst(13)) }
       if line.hasPrefix("result: "),
         let object = try? JSONSerialization.jsonObject(with: Data(line.dropFirst(8).utf8)) as? [String: Any]

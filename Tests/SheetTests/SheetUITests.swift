@@ -66,8 +66,9 @@ struct SheetUITests {
   }
 
   @Test func servicesArePinnedThenFrecentThenByNameAndEscapeCancels() throws {
-    let run = try run(["services", "key", "Escape"])
+    let run = try run(["services", "entries", "key", "Escape"])
     #expect(run.services == [["Delta", "Charlie", "Alpha", "Bravo"]])
+    #expect(run.entries == [["Search services"]])
     #expect(run.exitStatus == 3)
     #expect(run.response == 1)
     #expect(run.results["service-id"] == nil)
@@ -96,19 +97,27 @@ struct SheetUITests {
   }
 
   @Test func aPinPersistsIntoTheNextRun() throws {
-    let first = try run(["press", "Edit", "press", "Pin Bravo", "services", "key", "Escape", "key", "Escape"])
+    // An action reaches the sheet over the bus, a key through X: each key waits for what the
+    // action before it shows.
+    let first = try run([
+      "press", "Edit", "press", "Pin Bravo", "wait-button", "Unpin Bravo", "services", "key", "Escape",
+      "wait-button", "Edit", "key", "Escape",
+    ])
     #expect(first.services == [["Delta", "Bravo", "Charlie", "Alpha"]])
     #expect(first.exitStatus == 3)
     #expect(desktop.settingsText == "# keep me\n[Services]\nPinned=org.test.delta;org.test.bravo;\n")
     let second = try run([
-      "services", "press", "Edit", "wait-button", "Unpin Bravo", "key", "Escape", "key", "Escape",
+      "services", "press", "Edit", "wait-button", "Unpin Bravo", "key", "Escape", "wait-button", "Edit",
+      "key",
+      "Escape",
     ])
     #expect(second.services == [["Delta", "Bravo", "Charlie", "Alpha"]])
   }
 
   @Test func aHiddenServiceIsGoneFromThePickerAndTheCommandLineUntilShownAgain() throws {
     let first = try run([
-      "press", "Edit", "press", "Hide Alpha", "press", "Done", "services", "key", "Escape",
+      "press", "Edit", "press", "Hide Alpha", "press", "Done", "wait-button", "Edit", "services", "key",
+      "Escape",
     ])
     #expect(first.services == [["Delta", "Charlie", "Bravo"]])
     #expect(desktop.settingsText.contains("Hidden=org.test.alpha;"))
@@ -118,7 +127,9 @@ struct SheetUITests {
     #expect(list.standardOutput.contains("org.test.bravo"))
 
     let second = try run([
-      "services", "press", "Edit", "press", "Show Alpha", "press", "Done", "services", "key", "Escape",
+      "services", "press", "Edit", "press", "Show Alpha", "press", "Done", "wait-button", "Edit", "services",
+      "key",
+      "Escape",
     ])
     #expect(second.services == [["Delta", "Charlie", "Bravo"], ["Delta", "Charlie", "Alpha", "Bravo"]])
     #expect(!desktop.settingsText.contains("org.test.alpha"))

@@ -39,6 +39,12 @@ public final class Window: Widget {
     gtk_window_close(cast(widget))
   }
 
+  /// Draws the focus ring from now on, as after keyboard navigation: moving the focus with
+  /// one's own key handler keeps GTK from noticing that the keyboard is in use.
+  public func showFocus() {
+    gtk_window_set_focus_visible(cast(widget), 1)
+  }
+
   /// Puts the keyboard focus on `widget`, which must be inside this window.
   public func setFocus(_ widget: Widget) {
     gtk_window_set_focus(cast(self.widget), widget.widget)

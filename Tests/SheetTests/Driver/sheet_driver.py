@@ -13,12 +13,14 @@ Run it inside `dbus-run-session`, with DISPLAY set: AT-SPI lives on the session 
 Steps, run in order; the first that fails stops the sheet and ends the driver with status 1:
   services               print `services: ["Name", ...]`, the services listed, in order
   buttons                print `buttons: [...]`, every push button's name
-  type TEXT              put TEXT in the search field (EditableText)
+  entries                print `entries: [...]`, every text field's name
+  type TEXT              put TEXT in the search field, the one text field (EditableText)
   press NAME             activate the push button named NAME (its first action)
   key KEYSYM             press a key (xdotool), e.g. Escape, Return, Down
   wait-button NAME       wait until a push button named NAME appears
   wait-label TEXT        wait until a label whose text contains TEXT appears
-  screenshot PATH        save the sheet's window as a PNG (ImageMagick's import)
+  screenshot PATH        save the sheet's window as a PNG (xdotool finds it, ImageMagick's import
+                         takes it)
   sleep SECONDS
 
 Found by role and accessible name only, never by position on screen.
@@ -76,7 +78,12 @@ def descendants(node, predicate):
     except Exception:
         return found
     for index in range(count):
-        child = node.getChildAtIndex(index)
+        try:
+            child = node.getChildAtIndex(index)
+        except Exception:
+            if SHEET is not None and SHEET.poll() is not None:
+                fail("the sheet ended")
+            continue
         if child is None:
             continue
         if predicate(child):
@@ -117,22 +124,41 @@ def service_names(app):
     return names
 
 
+def settled(look):
+    """look()'s answer once two readings 0.15 s apart agree: the tree is rebuilt row by row."""
+    first = look()
+    time.sleep(0.15)
+    second = look()
+    return first if first == second else None
+
+
 def button(app, name):
     matches = descendants(app, lambda n: role_is(n, pyatspi.ROLE_PUSH_BUTTON) and n.name == name)
     return matches[0] if matches else None
 
 
-def screenshot(app, path):
-    frames = descendants(app, lambda n: role_is(n, pyatspi.ROLE_FRAME)) or [app.getChildAtIndex(0)]
-    extents = frames[0].queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+def sheet_window():
+    """The X window of the sheet (its _NET_WM_PID), or None once it is gone."""
+    found = subprocess.run(["xdotool", "search", "--onlyvisible", "--pid", str(SHEET.pid)],
+                           capture_output=True, text=True).stdout.split()
+    return found[0] if found else None
+
+
+def press_key(keysym):
+    # Without a window manager the X focus may be anywhere: give it to the sheet first.
+    window = sheet_window()
+    if window is not None:
+        subprocess.run(["xdotool", "windowfocus", "--sync", window], capture_output=True)
+    subprocess.run(["xdotool", "key", "--clearmodifiers", keysym], check=True)
+
+
+def screenshot(path):
     # Animations and the accessibility tree run ahead of the paint.
     time.sleep(0.5)
-    whole = path + ".whole.png"
-    subprocess.run(["import", "-window", "root", whole], check=True)
-    # Without a window manager the window sits at 0,0; its shadow is part of the X window.
-    crop = f"{extents.width + 24}x{extents.height + 24}+0+0"
-    subprocess.run(["convert", whole, "-crop", crop, "+repage", path], check=True)
-    os.remove(whole)
+    window = sheet_window()
+    if window is None:
+        fail("no window of the sheet to take a picture of")
+    subprocess.run(["import", "-window", window, path], check=True)
 
 
 def run_steps(app, steps):
@@ -149,17 +175,20 @@ def run_steps(app, steps):
         step = steps[index]
         index += 1
         if step == "services":
-            names = wait_for("the list of services", lambda: service_names(app))
+            names = wait_for("the list of services", lambda: settled(lambda: service_names(app)))
             print("services: " + json.dumps(names), flush=True)
         elif step == "buttons":
-            names = [b.name for b in descendants(app, lambda n: role_is(n, pyatspi.ROLE_PUSH_BUTTON))]
+            names = [b.name for b in descendants(app, lambda n: role_is(n, pyatspi.ROLE_PUSH_BUTTON))
+                     if b.name is not None]
             print("buttons: " + json.dumps(names), flush=True)
+        elif step == "entries":
+            names = [e.name for e in descendants(app, lambda n: role_is(n, pyatspi.ROLE_ENTRY))]
+            print("entries: " + json.dumps(names), flush=True)
         elif step == "type":
             text = argument()
             entry = wait_for(
                 "the search field",
-                lambda: next(iter(descendants(app, lambda n: n.name == "Search services"
-                                              and role_is(n, pyatspi.ROLE_ENTRY))), None))
+                lambda: next(iter(descendants(app, lambda n: role_is(n, pyatspi.ROLE_ENTRY))), None))
             entry.queryEditableText().setTextContents(text)
             time.sleep(0.2)
         elif step == "press":
@@ -168,7 +197,7 @@ def run_steps(app, steps):
             target.queryAction().doAction(0)
             time.sleep(0.2)
         elif step == "key":
-            subprocess.run(["xdotool", "key", "--clearmodifiers", argument()], check=True)
+            press_key(argument())
             time.sleep(0.2)
         elif step == "wait-button":
             name = argument()
@@ -180,7 +209,7 @@ def run_steps(app, steps):
                 lambda: descendants(app, lambda n: role_is(n, pyatspi.ROLE_LABEL) and text in (n.name or ""))
                 or None)
         elif step == "screenshot":
-            screenshot(app, argument())
+            screenshot(argument())
         elif step == "sleep":
             time.sleep(float(argument()))
         else:
@@ -194,14 +223,27 @@ def main():
         fail("usage: sheet_driver.py SHEET [ARGUMENT...] --then STEP...")
     split = arguments.index("--then")
     command, steps = arguments[:split], arguments[split + 1:]
-    read_end, write_end = os.pipe()
-    SHEET = subprocess.Popen(
-        [command[0], "--result-fd", str(write_end)] + command[1:], pass_fds=(write_end,),
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    os.close(write_end)
-    reader = threading.Thread(
-        target=lambda: ERRORS.extend(SHEET.stderr.read().decode(errors="replace").splitlines()), daemon=True)
-    reader.start()
+    for attempt in range(2):
+        read_end, write_end = os.pipe()
+        SHEET = subprocess.Popen(
+            [command[0], "--result-fd", str(write_end)] + command[1:], pass_fds=(write_end,),
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        os.close(write_end)
+        reader = threading.Thread(
+            target=lambda: ERRORS.extend(SHEET.stderr.read().decode(errors="replace").splitlines()), daemon=True)
+        reader.start()
+        # A display that refuses the first connection (seen on a busy machine) gets a second
+        # chance; any other early end is the sheet's own and fails the run.
+        try:
+            SHEET.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            break
+        reader.join()
+        if attempt == 1 or not any("cannot open display" in line for line in ERRORS):
+            break
+        print("driver: the display refused the sheet; starting it again", flush=True)
+        ERRORS.clear()
+        os.close(read_end)
     app = find_app(os.path.basename(command[0]))
     run_steps(app, steps)
     try:

@@ -1,0 +1,57 @@
+import Foundation
+import SharePOSIX
+import ShareTestSupport
+import Testing
+
+/// The pictures of the picker in `docs/images`, taken again when `XDG_SHARE_SHEET_SCREENSHOTS` names
+/// the folder to write them to: `picker-light.png` and `picker-dark.png`.
+@Suite(
+  .serialized,
+  .enabled(
+    if: ProcessInfo.processInfo.environment["XDG_SHARE_SHEET_SCREENSHOTS"] != nil
+      && SheetHarness.missing.isEmpty,
+    "set XDG_SHARE_SHEET_SCREENSHOTS=<folder> to take the pictures of docs/images"))
+struct ScreenshotTests {
+  @Test(arguments: [("picker-light.png", "prefer-light"), ("picker-dark.png", "prefer-dark")])
+  func picker(file: String, scheme: String) throws {
+    let folder = try #require(ProcessInfo.processInfo.environment["XDG_SHARE_SHEET_SCREENSHOTS"])
+    let desktop = try TemporaryDesktop(prefix: "xdg-share-sheet-pictures")
+    try SheetHarness.prepare(desktop)
+    let display = try VirtualDisplay()
+    let services = [
+      ("org.example.mail", "Mail", "mail-message-new", "A new mail with the photo attached"),
+      ("org.example.save", "Save to Folder", "document-save-as", "Copy it into your Public folder"),
+      ("org.example.cloud", "Upload to Cloud", "folder-remote", "Upload it and copy the link"),
+      ("org.example.phone", "Send to Phone", "phone", "Send it to your paired phone"),
+      ("org.example.qr", "QR Code", "image-x-generic", "Show a link as a QR code"),
+    ]
+    for (id, name, icon, description) in services {
+      try BundleFixture(
+        id: id, name: name,
+        ruleXML: BundleFixture.dictionary([
+          ("NSExtensionActivationSupportsImageWithMaxCount", "<integer>5</integer>")
+        ]),
+        extraXML: """
+          <key>CFBundleIconName</key><string>\(icon)</string>
+          <key>XDGShareDescription</key><string>\(description)</string>
+          """
+      ).write(into: desktop.userExtensions)
+    }
+    try FileManager.default.createDirectory(
+      atPath: "\(desktop.root)/config/xdg-share", withIntermediateDirectories: true)
+    try "[Services]\nPinned=org.example.cloud;\n".write(
+      toFile: "\(desktop.root)/config/xdg-share/settings.ini", atomically: true, encoding: .utf8)
+    // A photo-like picture: a sky, a sun and a hill.
+    let photo = desktop.files + "/Holiday at the lake.jpg"
+    let drawn = try CapturedRun.run(
+      [
+        "convert", "-size", "1200x900", "gradient:#5aa0e6-#f4d9a8", "-fill", "#ffd84a", "-draw",
+        "circle 850,250 850,150", "-fill", "#3f7d4e", "-draw", "ellipse 400,1000 900,300 0,360", photo,
+      ].map { Array($0.utf8) }, environment: ProcessInfo.processInfo.environment)
+    try #require(drawn.status == 0)
+    let run = try desktop.runSheet(
+      [photo], steps: ["services", "screenshot", "\(folder)/\(file)", "key", "Escape"], display: display,
+      environment: ["ADW_DEBUG_COLOR_SCHEME": scheme])
+    #expect(run.driverStatus == 0, "\(run.output)")
+  }
+}
