@@ -2,6 +2,11 @@
 """Runs xdg-share-sheet and drives it through AT-SPI, as an assistive technology would.
 
 Usage: sheet_driver.py SHEET [ARGUMENT...] --then STEP...
+       sheet_driver.py --launch COMMAND [ARGUMENT...] --then STEP...
+
+With --launch, COMMAND is what opens the sheet (`xdg-share --picker FILE`, a D-Bus client calling
+ShowPicker): the driver finds the sheet on the accessibility bus, runs the steps, waits for
+COMMAND to end and prints its exit status and, as `output: TEXT`, each line it printed.
 
 Starts SHEET with the arguments and `--result-fd N`, runs the steps, waits for the sheet to end
 and prints, each on a line of its own:
@@ -38,6 +43,8 @@ TIMEOUT = 15
 
 
 SHEET = None
+# The sheet's process id when another program started it (--launch), from AT-SPI.
+SHEET_PID = None
 ERRORS = []
 
 
@@ -139,7 +146,8 @@ def button(app, name):
 
 def sheet_window():
     """The X window of the sheet (its _NET_WM_PID), or None once it is gone."""
-    found = subprocess.run(["xdotool", "search", "--onlyvisible", "--pid", str(SHEET.pid)],
+    pid = SHEET.pid if SHEET is not None else SHEET_PID
+    found = subprocess.run(["xdotool", "search", "--onlyvisible", "--pid", str(pid)],
                            capture_output=True, text=True).stdout.split()
     return found[0] if found else None
 
@@ -216,9 +224,42 @@ def run_steps(app, steps):
             fail(f"unknown step {step!r}")
 
 
+def launch(arguments):
+    """--launch: start COMMAND, drive the sheet it opens, report how COMMAND ended."""
+    split = arguments.index("--then")
+    command, steps = arguments[1:split], arguments[split + 1:]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    output = []
+    reader = threading.Thread(
+        target=lambda: output.extend(process.stdout.read().decode(errors="replace").splitlines()), daemon=True)
+    reader.start()
+    errors = threading.Thread(
+        target=lambda: ERRORS.extend(process.stderr.read().decode(errors="replace").splitlines()), daemon=True)
+    errors.start()
+    global SHEET_PID
+    app = find_app("xdg-share-sheet")
+    SHEET_PID = app.get_process_id()
+    run_steps(app, steps)
+    try:
+        status = process.wait(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        fail("the command did not end")
+    reader.join()
+    errors.join()
+    print(f"exit-status: {status}", flush=True)
+    for line in output:
+        print(f"output: {line}", flush=True)
+    for error in ERRORS:
+        print(f"stderr: {error}", flush=True)
+
+
 def main():
     global SHEET
     arguments = sys.argv[1:]
+    if arguments[:1] == ["--launch"] and "--then" in arguments:
+        launch(arguments)
+        return
     if "--then" not in arguments or arguments.index("--then") == 0:
         fail("usage: sheet_driver.py SHEET [ARGUMENT...] --then STEP...")
     split = arguments.index("--then")

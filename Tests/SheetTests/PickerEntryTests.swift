@@ -1,0 +1,92 @@
+import Foundation
+import SharePOSIX
+import ShareTestSupport
+import Testing
+
+/// The ways into the picker other than starting `xdg-share-sheet` itself: the command line
+/// (`--picker`, or a display and no terminal) and D-Bus (`ShowPicker`), each driven through
+/// AT-SPI as a user would choose.
+@Suite(.serialized, .enabled(if: SheetHarness.missing.isEmpty, SheetHarness.skipReason))
+struct PickerEntryTests {
+  let desktop: TemporaryDesktop
+  let display: VirtualDisplay
+  let photo: String
+
+  init() throws {
+    desktop = try TemporaryDesktop(prefix: "xdg-share-entry")
+    try SheetHarness.prepare(desktop)
+    display = try VirtualDisplay()
+    for name in ["Alpha", "Bravo"] {
+      try SheetUITests.service(name).write(into: desktop.userExtensions)
+    }
+    photo = desktop.files + "/photo of the lake.png"
+    try Data(tinyPNG).write(to: URL(fileURLWithPath: photo))
+  }
+
+  /// Runs `command` (which opens the picker) under the driver, with `steps` on the picker.
+  func launch(_ command: [String], steps: [String]) throws -> DriverRun {
+    var environment = desktop.environment
+    environment["DISPLAY"] = display.name
+    environment["GDK_BACKEND"] = "x11"
+    environment["GIO_USE_VFS"] = "local"
+    environment["ADW_DISABLE_PORTAL"] = "1"
+    let arguments =
+      ["dbus-run-session", "--", SheetHarness.python, SheetHarness.driverPath, "--launch"] + command
+      + ["--then"] + steps
+    let run = DriverRun(
+      try CapturedRun.run(
+        arguments.map { Array($0.utf8) }, environment: environment,
+        workingDirectory: Array(desktop.files.utf8)))
+    #expect(run.driverStatus == 0, "\(run.output)")
+    return run
+  }
+
+  var outputLines: (DriverRun) -> [String] {
+    { run in
+      run.output.split(separator: "\n").filter { $0.hasPrefix("output: ") }.map { String($0.dropFirst(8)) }
+    }
+  }
+
+  @Test func pickerOptionOpensTheSheetAndTheChosenServiceRunsOnce() throws {
+    let run = try launch(
+      [Tool.path, "--picker", "--", photo],
+      steps: ["services", "press", "Alpha", "wait-label", "Shared with Alpha", "key", "Escape"])
+    #expect(run.services == [["Alpha", "Bravo"]])
+    #expect(run.exitStatus == 0)
+    #expect(desktop.servicesRun == ["org.test.alpha"])
+  }
+
+  @Test func withADisplayAndNoTerminalTheSheetOpensAndEscapeCancels() throws {
+    // The driver runs xdg-share without a terminal, on the virtual display.
+    let run = try launch([Tool.path, photo], steps: ["services", "key", "Escape"])
+    #expect(run.services == [["Alpha", "Bravo"]])
+    #expect(run.exitStatus == 3)
+    #expect(desktop.servicesRun.isEmpty)
+  }
+
+  @Test func showPickerAnswersWithExactlyOneResponse() throws {
+    let client = URL(fileURLWithPath: SheetHarness.driverPath).deletingLastPathComponent()
+      .appendingPathComponent("show_picker.py").path
+    let run = try launch(
+      [SheetHarness.python, client, Tool.path, "", photo],
+      steps: ["services", "press", "Bravo", "wait-label", "Shared with Bravo", "key", "Escape"])
+    let lines = outputLines(run)
+    #expect(lines.contains("responses: 1"), "\(run.output)")
+    let response = try #require(lines.first { $0.hasPrefix("response: ") })
+    #expect(response.hasPrefix("response: 0 "))
+    #expect(response.contains("\"service-id\": \"org.test.bravo\""))
+    #expect(response.contains("https://example.org/org.test.bravo"))
+    #expect(desktop.servicesRun == ["org.test.bravo"])
+  }
+
+  @Test func showPickerClosedBeforeAChoiceRespondsCancelled() throws {
+    let client = URL(fileURLWithPath: SheetHarness.driverPath).deletingLastPathComponent()
+      .appendingPathComponent("show_picker.py").path
+    let run = try launch(
+      [SheetHarness.python, client, Tool.path, "", photo], steps: ["services", "key", "Escape"])
+    let lines = outputLines(run)
+    #expect(lines.contains("responses: 1"), "\(run.output)")
+    #expect(lines.contains { $0.hasPrefix("response: 1 ") })
+    #expect(desktop.servicesRun.isEmpty)
+  }
+}
