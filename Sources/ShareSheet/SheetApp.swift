@@ -8,8 +8,10 @@ import SharePOSIX
 /// GTK starts, shows the picker, and ends with the outcome's exit status.
 @MainActor
 public enum SheetApp {
-  /// The application id: names the picker to the desktop (its `.desktop` file, window grouping).
-  public static let applicationID = "org.xdgshare.Sheet"
+  /// The application id: names the picker to the desktop. It is the application entry's
+  /// (`org.xdgshare.Share.desktop`), so a dock shows the sheet as Share with its icon; the
+  /// application is not unique, so it never owns the D-Bus service's name.
+  public static let applicationID = "org.xdgshare.Share"
 
   /// How long the window waits for its services before it opens without them, in seconds.
   static let servicesWait = 0.25

@@ -467,6 +467,8 @@ private final class ScreenSession {
   /// The words of `phrase` one after the other on one line: each next word a little to the right
   /// of the one before, at about the same height.
   static func phrase(_ phrase: [String], in words: [(text: String, box: Box)]) -> Box? {
+    // OCR reads an ellipsis as three dots as often as not.
+    let words = words.map { (text: $0.text.replacing("...", with: "…"), box: $0.box) }
     for first in words where first.text == phrase[0] {
       var last = first.box
       var matched = true
@@ -613,7 +615,29 @@ private final class ScreenSession {
     try shareAPNG(with: Self.dolphin)
   }
 
-  func shareAPNG(with fileManager: Case) throws {
+  /// "Share…" in Thunar's Send To menu and in Nautilus's Share submenu opens the share sheet;
+  /// typing the service's name and Enter there (the keyboard alone) shares the file.
+  @Test(
+    .enabled(if: Driver.available, "needs Xvfb, xdotool, ImageMagick, tesseract-ocr and dbus-run-session"),
+    .enabled(if: installed(thunar), "needs Thunar (Debian: thunar)"), .timeLimit(.minutes(3)))
+  func thunarShareOpensTheSheet() throws {
+    var thunar = Self.thunar
+    thunar.entry = "Share…"
+    try shareAPNG(with: thunar, throughSheet: true)
+  }
+
+  @Test(
+    .enabled(if: Driver.available, "needs Xvfb, xdotool, ImageMagick, tesseract-ocr and dbus-run-session"),
+    .enabled(
+      if: installed(nautilus), "needs Nautilus with nautilus-python (Debian: nautilus python3-nautilus)"),
+    .timeLimit(.minutes(3)))
+  func nautilusShareOpensTheSheet() throws {
+    var nautilus = Self.nautilus
+    nautilus.entry = "Share…"
+    try shareAPNG(with: nautilus, throughSheet: true)
+  }
+
+  func shareAPNG(with fileManager: Case, throughSheet: Bool = false) throws {
     let desktop = try TemporaryDesktop()
     try BundleFixture(
       id: "com.example.logger", name: "Logger",
@@ -692,6 +716,22 @@ private final class ScreenSession {
     Thread.sleep(forTimeInterval: 0.5)
     _ = try session.screenshot("chosen")
     try session.click(entry.center.x, entry.center.y)
+
+    if throughSheet {
+      // The sheet's window, found by its class (its application id): then the keyboard only.
+      var sheet: (id: String, box: Box)?
+      let shown = Date().addingTimeInterval(30)
+      while sheet == nil, Date() < shown {
+        sheet = try session.windows(ofClass: "org\\.xdgshare\\.Share|xdg-share-sheet").first
+        if sheet == nil { Thread.sleep(forTimeInterval: 0.25) }
+      }
+      guard let sheet else { try fail("the share sheet did not open within 30 seconds") }
+      _ = try session.screenshot("sheet")
+      _ = try session.run(["xdotool", "windowfocus", "--sync", sheet.id])
+      _ = try session.run(["xdotool", "type", "--delay", "50", "Logger"])
+      Thread.sleep(forTimeInterval: 0.5)
+      _ = try session.run(["xdotool", "key", "Return"])
+    }
 
     let arrival = Date().addingTimeInterval(30)
     while !FileManager.default.fileExists(atPath: received), Date() < arrival {
