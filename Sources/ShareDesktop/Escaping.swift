@@ -62,6 +62,13 @@ enum DesktopEntry {
     exec(executable: executable, options: ["--picker"])
   }
 
+  /// The Exec line of a launcher's action for one service: `<xdg-share> --picker --service ID
+  /// -- %F`. A launcher starts an action without files: the share sheet then asks for them and
+  /// shows the share's progress and outcome.
+  static func launcherExec(executable: String, serviceID: String) -> String {
+    exec(executable: executable, options: ["--picker", "--service", serviceID])
+  }
+
   /// `<executable> <options> -- %F`, each word an Exec argument, the line string-escaped.
   private static func exec(executable: String, options: [String]) -> String {
     escape(([executable] + options).map(execArgument).joined(separator: " ") + " -- %F")

@@ -22,12 +22,14 @@ public enum SheetProgram {
     return nil
   }
 
-  /// The sheet's arguments for `items`, transient for `parent` (`x11:<XID>`, `wayland:<handle>`
-  /// or empty), writing its result line on descriptor `resultDescriptor`.
+  /// The sheet's arguments for `items` (shared with `service` at once when one is named),
+  /// transient for `parent` (`x11:<XID>`, `wayland:<handle>` or empty), writing its result line on
+  /// descriptor `resultDescriptor`.
   public static func arguments(
-    program: String, items: [ShareItem], parent: String, resultDescriptor: Int32?
+    program: String, items: [ShareItem], service: String? = nil, parent: String, resultDescriptor: Int32?
   ) -> [[UInt8]] {
     var arguments: [[UInt8]] = [Array(program.utf8)]
+    if let service { arguments += [Array("--service".utf8), Array(service.utf8)] }
     if !parent.isEmpty { arguments += [Array("--parent".utf8), Array(parent.utf8)] }
     if let resultDescriptor { arguments += [Array("--result-fd".utf8), Array("\(resultDescriptor)".utf8)] }
     var files: [[UInt8]] = []

@@ -39,18 +39,23 @@ public enum SheetApp {
     let timing = environment["XDG_SHARE_SHEET_TIMING"] != nil
 
     // The services load while GTK starts: both take tens of milliseconds, on two cores at once.
-    let arrival = Arrival<(LoadedSelection, [String: Texture])>()
-    DispatchQueue.global(qos: .userInteractive).async {
-      let loaded = ServiceSource.load(items: items, environment: environment, text: text)
-      let icons = iconTextures(for: loaded.accepting)
-      if timing { reportTime("services-loaded") }
-      Task { @MainActor in arrival.deliver((loaded, icons)) }
+    func load(_ items: [ShareItem]) -> Arrival<(LoadedSelection, [String: Texture])> {
+      let arrival = Arrival<(LoadedSelection, [String: Texture])>()
+      DispatchQueue.global(qos: .userInteractive).async {
+        let loaded = ServiceSource.load(items: items, environment: environment, text: text)
+        let icons = iconTextures(for: loaded.accepting)
+        if timing { reportTime("services-loaded") }
+        Task { @MainActor in arrival.deliver((loaded, icons)) }
+      }
+      return arrival
     }
+    let early = items.isEmpty ? nil : load(items)
 
     var result = SheetResult.closedBeforeChoice
     let application = Application(id: applicationID)
-    _ = application.run {
-      if timing { reportTime("activate") }
+    let parent = parsed.parent
+    let service = parsed.service
+    func open(_ items: [ShareItem], _ arrival: Arrival<(LoadedSelection, [String: Texture])>) {
       Style.addCSS(PickerWindow.css)
       let picker = PickerWindow(
         application: application, items: items, text: text, environment: environment,
@@ -58,11 +63,12 @@ public enum SheetApp {
       PickerWindow.live.append(picker)
       // The window opens with its services when they come soon enough, so that it opens at the
       // size of its list; else it opens showing that they load, at a size that fits most lists.
-      let parent = parsed.parent
       arrival.whenDelivered { [weak picker] loaded, icons in
         guard let picker else { return }
         picker.show(loaded, iconTextures: icons)
         let opening = picker.present(parent: parent)
+        // A service named on the command line (a launcher's action) runs at once.
+        if let service { picker.choose(service) }
         picker.onFirstFrame {
           if timing {
             if opening { reportTime("first-frame") }
@@ -80,6 +86,23 @@ public enum SheetApp {
           picker.showLoading()
           if picker.present(parent: parent), timing { picker.onFirstFrame { reportTime("first-frame") } }
         }
+      }
+    }
+    _ = application.run {
+      if timing { reportTime("activate") }
+      if let early {
+        open(items, early)
+        return
+      }
+      // Started with nothing to share (the launcher's Share): the files first.
+      application.hold()
+      let chooser = FileChooser(
+        title: text("Choose Files to Share"), acceptLabel: text("Share"), application: application)
+      chooser.choose { paths in
+        defer { application.release() }
+        guard let paths else { return }
+        let chosen = paths.map { ShareItem.file(FilePath(bytes: $0)) }
+        open(chosen, load(chosen))
       }
     }
     // A pin or a hide made just before the window closed is on disk before the process ends.

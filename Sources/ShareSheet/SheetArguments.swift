@@ -14,6 +14,8 @@ public struct SheetArguments: Equatable, Sendable {
   public var parent: Parent?
   /// The descriptor to write the result line on (see ``SheetResult``).
   public var resultDescriptor: Int32?
+  /// The service to share with at once, without the list (a launcher's action).
+  public var service: String?
   public var showHelp = false
   /// Problems that do not stop the picker (a parent it cannot use), for standard error.
   public var warnings: [String] = []
@@ -32,7 +34,6 @@ public struct SheetArguments: Equatable, Sendable {
     case unknownOption(String)
     case notALink(String)
     case notADescriptor(String)
-    case nothingToShare
 
     public var message: String {
       switch self {
@@ -40,20 +41,20 @@ public struct SheetArguments: Equatable, Sendable {
       case .unknownOption(let option): "unknown option \(Diagnostics.quoted(option))"
       case .notALink(let text): "\(Diagnostics.quoted(text)) is not a link (scheme:rest, no spaces)"
       case .notADescriptor(let text): "\(Diagnostics.quoted(text)) is not a file descriptor number"
-      case .nothingToShare: "nothing to share: give files, --url or --text"
       }
     }
   }
 
   public static let usage = """
-    Usage: xdg-share-sheet [--parent PARENT] [--text TEXT]... [--url URL]... [--result-fd N] [--] FILE...
+    Usage: xdg-share-sheet [--parent PARENT] [--service ID] [--text TEXT]... [--url URL]... [--result-fd N] [--] [FILE...]
 
-    Shows the share picker for the files, links and texts given, runs the service chosen and
-    shows how it went.
+    Shows the share picker for the files, links and texts given (without any, it asks for
+    files first), runs the service chosen and shows how it went.
 
       --parent PARENT   stay above this window: x11:<XID in hex> or wayland:<handle>
       --text TEXT       share a text
       --url URL         share a link
+      --service ID      share with this service at once, without the list
       --result-fd N     write the result as one line of JSON on descriptor N
       --help            show this help
 
@@ -104,6 +105,7 @@ public struct SheetArguments: Equatable, Sendable {
         } catch {
           result.warnings.append(error.message)
         }
+      case "--service": result.service = try value()
       case "--result-fd":
         let given = try value()
         guard let number = Int32(given), number >= 0 else { throw .notADescriptor(given) }
@@ -111,7 +113,6 @@ public struct SheetArguments: Equatable, Sendable {
       default: throw .unknownOption(option)
       }
     }
-    if result.items.isEmpty && !result.showHelp { throw .nothingToShare }
     return result
   }
 

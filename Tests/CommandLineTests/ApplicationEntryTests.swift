@@ -75,7 +75,7 @@ private let updateDesktopDatabase = onPath("update-desktop-database")
     #expect(entry.list("Actions", in: "Desktop Entry") == ["com-example-photos"])
     #expect(
       entry.value("Exec", in: "Desktop Action com-example-photos")
-        == "\(binary) --service com.example.photos -- %F")
+        == "\(binary) --picker --service com.example.photos -- %F")
     #expect(!text.contains("MimeType"))
   }
 

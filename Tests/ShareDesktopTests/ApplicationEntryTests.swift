@@ -65,7 +65,7 @@ import Testing
       #expect(entry.value("Icon", in: group) == icon)
       #expect(
         execArguments(try #require(entry.value("Exec", in: group)))
-          == [Fixture.executable, "--service", id, "--", "%F"])
+          == [Fixture.executable, "--picker", "--service", id, "--", "%F"])
     }
   }
 
@@ -92,7 +92,7 @@ import Testing
     #expect(entry.value("Name", in: "Desktop Action org-example-a-b") == "Underscore")
     #expect(
       execArguments(try #require(entry.value("Exec", in: "Desktop Action org-example-a-b-2")))
-        == [Fixture.executable, "--service", "org.example.a-b", "--", "%F"])
+        == [Fixture.executable, "--picker", "--service", "org.example.a-b", "--", "%F"])
     // The unsafe identifier and the service that takes no files get none.
     #expect(entry.groups.count == 3)
   }

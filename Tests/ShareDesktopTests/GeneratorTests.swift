@@ -109,7 +109,9 @@ import Testing
           file.family == .application
           ? try #require(actions[group.name])
           : try #require(rendering.entries.first { file.path.contains($0.service.id) }?.service.id)
-        #expect(execArguments(exec) == [executable, "--service", id, "--", "%F"], "\(file.path)")
+        // A launcher's action opens the sheet, which asks for the files it is started without.
+        let options = file.family == .application ? ["--picker", "--service", id] : ["--service", id]
+        #expect(execArguments(exec) == [executable] + options + ["--", "%F"], "\(file.path)")
         checked += 1
       }
     }

@@ -48,8 +48,10 @@ import Testing
     #expect(throws: SheetArguments.Problem.notADescriptor("-1")) { try parse(["--result-fd=-1", "f"]) }
   }
 
-  @Test func problems() {
-    #expect(throws: SheetArguments.Problem.nothingToShare) { try parse([]) }
+  @Test func problems() throws {
+    // Nothing to share is no problem: the sheet asks for files.
+    #expect(try parse([]).items.isEmpty)
+    #expect(try parse(["--service", "org.example.x"]).service == "org.example.x")
     #expect(throws: SheetArguments.Problem.missingValue(option: "--url")) { try parse(["--url"]) }
     #expect(throws: SheetArguments.Problem.notALink("not a link")) { try parse(["--url", "not a link"]) }
     #expect(throws: SheetArguments.Problem.unknownOption("--frobnicate")) {

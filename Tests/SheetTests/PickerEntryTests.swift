@@ -90,3 +90,39 @@ struct PickerEntryTests {
     #expect(desktop.servicesRun.isEmpty)
   }
 }
+
+extension PickerEntryTests {
+  /// The application entry's action for a service, as `register` wrote it, run as a launcher runs
+  /// it with a file: the sheet shares with that service at once.
+  @Test func aLauncherActionSharesWithItsServiceInTheSheet() throws {
+    let register = try Tool.run(["register"], on: desktop)
+    try #require(register.status == 0, "\(register.standardError)")
+    let entry = try String(
+      contentsOfFile: "\(desktop.root)/data/applications/org.xdgshare.Share.desktop", encoding: .utf8)
+    let lines = entry.split(separator: "\n").map(String.init)
+    let group = try #require(lines.firstIndex(of: "[Desktop Action org-test-alpha]"))
+    let exec = try #require(lines[group...].first { $0.hasPrefix("Exec=") }).dropFirst(5)
+    // The test's paths hold no characters an Exec line would quote.
+    let argv = exec.split(separator: " ").map { $0 == "%F" ? photo : String($0) }
+    #expect(argv.dropFirst() == ["--picker", "--service", "org.test.alpha", "--", photo])
+    let run = try launch(argv, steps: ["wait-label", "Shared with Alpha", "key", "Escape"])
+    #expect(run.exitStatus == 0)
+    #expect(desktop.servicesRun == ["org.test.alpha"])
+  }
+
+  /// Started without files (a launcher's action, the application entry), the sheet asks for them
+  /// in the file chooser first.
+  @Test func withoutFilesTheSheetAsksForThemFirst() throws {
+    let run = try launch(
+      [Tool.path, "--picker", "--service", "org.test.alpha"],
+      // GTK's own file chooser: its location field (Ctrl+L), the path, Enter (the keyboard alone;
+      // GTK 4.8 names its dialog buttons twice over, "Share Share").
+      steps: [
+        "sleep", "1", "key", "ctrl+l", "keys", photo, "key", "Return", "wait-label", "Shared with Alpha",
+        "key",
+        "Escape",
+      ])
+    #expect(run.exitStatus == 0)
+    #expect(desktop.servicesRun == ["org.test.alpha"])
+  }
+}

@@ -15,13 +15,15 @@ enum PickerLauncher {
     return display && !(Terminal.isTerminal(0) && Terminal.isTerminal(2))
   }
 
-  /// Shows the sheet for `items`; nil when there is no sheet to show (not installed).
-  static func run(items: [ShareItem], context: ToolContext) -> ExitCode? {
+  /// Shows the sheet for `items` (sharing with `service` at once when one is named); nil when
+  /// there is no sheet to show (not installed).
+  static func run(items: [ShareItem], service: String?, context: ToolContext) -> ExitCode? {
     guard let program = SheetProgram.locate(environment: context.environment) else { return nil }
     let process: ChildProcess
     do {
       process = try ChildProcess.spawn(
-        SheetProgram.arguments(program: program, items: items, parent: "", resultDescriptor: nil),
+        SheetProgram.arguments(
+          program: program, items: items, service: service, parent: "", resultDescriptor: nil),
         environment: context.environment, standardInput: .null)
     } catch {
       context.output.error(Wording.describe(.cannotStartSheet(program, reason: error.reason)))

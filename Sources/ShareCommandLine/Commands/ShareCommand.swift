@@ -9,12 +9,14 @@ import ShareProtocol
 enum ShareCommand {
   static func run(_ options: ShareOptions, context: ToolContext) -> ExitCode {
     let reporter = OutcomeReporter.make(context: context, json: options.json)
-    if let serviceID = options.service {
+    if let serviceID = options.service, !options.picker {
       return perform(
         serviceID: serviceID, items: context.resolve(options.selection), reporter: reporter, context: context)
     }
     if PickerLauncher.isWanted(options, context: context) {
-      if let code = PickerLauncher.run(items: context.resolve(options.selection), context: context) {
+      if let code = PickerLauncher.run(
+        items: context.resolve(options.selection), service: options.service, context: context)
+      {
         return code
       }
       // Asked for by name, a missing sheet is an error; on a desktop without one, the list below.

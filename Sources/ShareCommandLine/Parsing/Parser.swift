@@ -112,9 +112,6 @@ public enum Parser {
         options.selection.items.append(.file(FilePath(bytes: bytes)))
       }
     }
-    if options.picker, options.service != nil {
-      throw .conflictingOptions("--picker", "--service", command: .share)
-    }
     // The share sheet asks for files itself when given none (the launcher's "Share").
     guard !options.selection.isEmpty || options.picker else {
       throw .missingArgument("something to share (FILE, --text or --url)", command: .share)

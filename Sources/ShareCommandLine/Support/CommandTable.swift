@@ -74,7 +74,7 @@ enum CommandTable {
 
   static let share = CommandSpec(
     .share, summary: "Share with a service (the default: `xdg-share photo.png`).",
-    usage: "[share] [--service ID | --picker] [--text TEXT] [--url URL]... [--json] [--] FILE...",
+    usage: "[share] [--service ID] [--picker] [--text TEXT] [--url URL]... [--json] [--] FILE...",
     description: """
       Share files, links and text with a service. Without --service, you choose among the
       services that accept the items: in the share sheet (a window) with --picker, or when
@@ -87,8 +87,8 @@ enum CommandTable {
       OptionSpec(
         .picker, "--picker",
         help: """
-          Choose in the share sheet, even on a terminal; without items, it first asks
-          for files.
+          Choose in the share sheet, even on a terminal; with --service, share with that
+          service in the sheet; without items, the sheet first asks for files.
           """, brief: "Choose in the share sheet"),
       text, url,
       OptionSpec(

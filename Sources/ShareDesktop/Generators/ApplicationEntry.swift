@@ -43,7 +43,7 @@ enum ApplicationEntry {
         "[Desktop Action \(action)]",
         "Name=" + DesktopEntry.escape(entry.service.name),
         "Icon=" + DesktopEntry.escape(entry.service.icon),
-        "Exec=" + DesktopEntry.exec(executable: executable, serviceID: entry.service.id),
+        "Exec=" + DesktopEntry.launcherExec(executable: executable, serviceID: entry.service.id),
       ]
     }
     return GeneratedFile(

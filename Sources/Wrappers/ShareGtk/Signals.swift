@@ -127,3 +127,31 @@ func connectKeyPressed(_ controller: gpointer, _ body: @escaping @MainActor (Key
     controller, "key-pressed", unsafeBitCast(keyTrampoline, to: GCallback.self),
     Unmanaged.passRetained(KeyBox(body)).toOpaque(), releaseKey, G_CONNECT_DEFAULT)
 }
+
+/// The Swift side of a handler given an integer (a dialog's response).
+@MainActor final class IntegerBox {
+  let body: @MainActor (Int32) -> Void
+  init(_ body: @escaping @MainActor (Int32) -> Void) { self.body = body }
+}
+
+private func releaseInteger(_ data: gpointer?, _: UnsafeMutablePointer<GClosure>?) {
+  guard let data else { return }
+  Unmanaged<IntegerBox>.fromOpaque(data).release()
+}
+
+/// `void handler (GObject *instance, int value, gpointer data)`: GtkNativeDialog's response.
+private let integerTrampoline: @convention(c) (gpointer?, gint, gpointer?) -> Void = { _, value, data in
+  guard let data else { return }
+  let box = Unmanaged<IntegerBox>.fromOpaque(data).takeUnretainedValue()
+  MainActor.assumeIsolated { box.body(value) }
+}
+
+/// Connects `body` to a signal whose handler takes one `int`.
+@MainActor @discardableResult
+func connectInteger(_ instance: gpointer, _ signal: String, _ body: @escaping @MainActor (Int32) -> Void)
+  -> gulong
+{
+  g_signal_connect_data(
+    instance, signal, unsafeBitCast(integerTrampoline, to: GCallback.self),
+    Unmanaged.passRetained(IntegerBox(body)).toOpaque(), releaseInteger, G_CONNECT_DEFAULT)
+}

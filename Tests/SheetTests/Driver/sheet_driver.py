@@ -22,6 +22,7 @@ Steps, run in order; the first that fails stops the sheet and ends the driver wi
   type TEXT              put TEXT in the search field, the one text field (EditableText)
   press NAME             activate the push button named NAME (its first action)
   key KEYSYM             press a key (xdotool), e.g. Escape, Return, Down
+  keys TEXT              type TEXT into the focused widget (xdotool), as a keyboard would
   wait-button NAME       wait until a push button named NAME appears
   wait-label TEXT        wait until a label whose text contains TEXT appears
   screenshot PATH        save the sheet's window as a PNG (xdotool finds it, ImageMagick's import
@@ -206,6 +207,9 @@ def run_steps(app, steps):
             time.sleep(0.2)
         elif step == "key":
             press_key(argument())
+            time.sleep(0.2)
+        elif step == "keys":
+            subprocess.run(["xdotool", "type", "--delay", "20", argument()], check=True)
             time.sleep(0.2)
         elif step == "wait-button":
             name = argument()
