@@ -148,7 +148,7 @@ import Testing
     #expect(result.status == 1)
     #expect(
       result.standardOutput == """
-        \(bundle)/Info.plist:7:40: NSExtensionPointIdentifier: expected "com.apple.share-services", found the string "com.apple.widget-extension"
+        \(bundle)/Info.plist:7:40: NSExtensionPointIdentifier: expected "com.apple.share-services" or "com.apple.ui-services", found the string "com.apple.widget-extension"
         \(bundle)/Info.plist:8:35: NSExtensionActivationRule: expected a dictionary or a predicate string, found nothing (the key is missing)
 
         """)
@@ -245,5 +245,117 @@ import Testing
     try binary.write(to: URL(fileURLWithPath: "\(bundle)/Info.plist"))
     #expect(try Tool.run(["validate", bundle], on: desktop).status == 0)
     #expect(try Tool.run(["list"], on: desktop).standardOutput.contains("com.example.binary"))
+  }
+
+  // MARK: The seeds' extension dictionaries
+
+  func validate(_ seed: SeedBundle, folder: String, part: String? = nil) throws -> (
+    status: Int32, lines: [String]
+  ) {
+    let bundle = try seed.write(into: desktop.files, folder: folder, part: part)
+    let result = try Tool.run(["validate", bundle], on: desktop)
+    let lines = result.standardOutput.split(separator: "\n").map {
+      $0.replacingOccurrences(of: bundle + "/", with: "")
+    }
+    return (result.status, lines)
+  }
+
+  /// ShareByMail (both printings) and Apple's template: no NSExtensionAttributes, so offered for
+  /// everything; said at the NSExtension dictionary.
+  @Test(arguments: [
+    ("template", SeedBundle.shareByMailTemplate, 5), ("principal", SeedBundle.shareByMail, 5),
+    ("apple", SeedBundle.appleTemplate, 1),
+  ])
+  func seedsWithoutAttributesAreValidWithAWarning(_ folder: String, _ seed: SeedBundle, _ column: Int) throws
+  {
+    let (status, lines) = try validate(seed, folder: folder)
+    #expect(status == 0)
+    #expect(
+      lines == [
+        "Info.plist:11:\(column): NSExtensionAttributes: warning: missing, so the service is offered for everything, as with TRUEPREDICATE; to restrict it, add NSExtensionAttributes with an NSExtensionActivationRule (e.g. NSExtensionActivationSupportsImageWithMaxCount)"
+      ])
+  }
+
+  @Test func hoisNestedRuleIsIgnoredWithAWarning() throws {
+    let (status, lines) = try validate(.hoi, folder: "hoi")
+    #expect(status == 0)
+    #expect(
+      lines == [
+        "Info.plist:17:4: NSExtensionActivationRule: warning: ignored: an undocumented key Xcode adds (here the string \"TRUEPREDICATE\"); the keys beside it decide what the service accepts"
+      ])
+  }
+
+  /// ShareByMail as printed, with the `</key>` it never opened: refused where the tag is.
+  @Test func theStrayCloseTagIsRefusedWhereItIs() throws {
+    let (status, lines) = try validate(.shareByMail, folder: "stray", part: SeedBundle.shareByMail.printed)
+    #expect(status == 1)
+    #expect(lines == ["Info.plist:17:1: cannot be read: not a property list: expected </dict>, found </key>"])
+  }
+
+  /// Installed, the seeds are listed for what they take: ShareByMail for anything, Hoi for one
+  /// image; an action extension is listed as a share extension is, and `--json` has no new key.
+  @Test func seedsAndAnActionExtensionAreListed() throws {
+    try SeedBundle.shareByMail.write(into: desktop.userExtensions)
+    try SeedBundle.hoi.write(into: desktop.userExtensions)
+    let action = BundleFixture(
+      id: "com.example.action", name: "Action",
+      ruleXML: BundleFixture.dictionary([("NSExtensionActivationSupportsText", "<true/>")]))
+    let bundle = try action.write(into: desktop.userExtensions)
+    let plist = try String(contentsOfFile: bundle + "/Info.plist", encoding: .utf8)
+    try plist.replacingOccurrences(of: "com.apple.share-services", with: "com.apple.ui-services").write(
+      toFile: bundle + "/Info.plist", atomically: true, encoding: .utf8)
+    #expect(
+      try String(contentsOfFile: bundle + "/Info.plist", encoding: .utf8).contains("com.apple.ui-services"))
+    #expect(try Tool.run(["validate", bundle], on: desktop).standardOutput == "")
+
+    let all = try Tool.run(["list"], on: desktop)
+    #expect(all.status == 0)
+    #expect(
+      all.standardOutput == """
+        com.example.action                            Action
+        ch.iphonso.hoi.share                          Hoi
+        com.martinnormark.ShareByMail.ShareExtension  ShareByMail
+
+        """)
+    let png = try desktop.writeFile(named: Array("photo.png".utf8), contents: tinyPNG)
+    let forPNG = try Tool.run([Array("list".utf8), Array("--json".utf8), png], on: desktop)
+    let objects = try #require(
+      try JSONSerialization.jsonObject(with: Data(forPNG.standardOutput.utf8)) as? [[String: Any]])
+    #expect(
+      objects.compactMap { $0["id"] as? String } == [
+        "ch.iphonso.hoi.share", "com.martinnormark.ShareByMail.ShareExtension",
+      ])
+    let forText = try Tool.run(["list", "--json", "--text", "Hoi"], on: desktop)
+    let texts = try #require(
+      try JSONSerialization.jsonObject(with: Data(forText.standardOutput.utf8)) as? [[String: Any]])
+    #expect(
+      texts.compactMap { $0["id"] as? String } == [
+        "com.example.action", "com.martinnormark.ShareByMail.ShareExtension",
+      ])
+    #expect(
+      texts.allSatisfy {
+        Set($0.keys).isSubset(of: ["id", "name", "icon", "description", "version", "bundle"])
+      })
+  }
+
+  /// A bundle copied from an Xcode project before a build: the variables xdg-share would use are
+  /// errors, the others warnings, each pointing at `xdg-share new --from-xcode`.
+  @Test func unexpandedBuildVariablesAreReported() throws {
+    var fixture = BundleFixture(
+      id: "$(PRODUCT_BUNDLE_IDENTIFIER)", name: "Xcode", ruleXML: Self.truePredicate,
+      extraXML: "<key>CFBundleVersion</key><string>$(CURRENT_PROJECT_VERSION)</string>")
+    fixture.executableName = "${EXECUTABLE_NAME}"
+    let bundle = try fixture.write(into: desktop.files, folder: "xcode")
+    let result = try Tool.run(["validate", bundle], on: desktop)
+    #expect(result.status == 1)
+    let hint =
+      "which only Xcode expands (write the value, or make the bundle with xdg-share new --from-xcode)"
+    #expect(
+      result.standardOutput == """
+        \(bundle)/Info.plist:5:32: CFBundleIdentifier: expected the value itself, found the Xcode build variable $(PRODUCT_BUNDLE_IDENTIFIER), \(hint)
+        \(bundle)/Info.plist:7:32: CFBundleExecutable: expected the value itself, found the Xcode build variable ${EXECUTABLE_NAME}, \(hint)
+        \(bundle)/Info.plist:8:29: CFBundleVersion: warning: expected the value itself, found the Xcode build variable $(CURRENT_PROJECT_VERSION), \(hint)
+
+        """)
   }
 }

@@ -27,7 +27,7 @@ public struct BundleLoader: Sendable {
 
 /// One dictionary of an Info.plist and its key path from the root, so that a problem with one of
 /// its keys can say where in the file it is.
-private struct Scope {
+struct Scope {
   var values: [String: PropertyListValue]
   var path: [String]
 
@@ -39,13 +39,17 @@ private struct Scope {
   }
 }
 
-/// Reads one Info.plist, collecting problems as it goes.
-private struct ManifestReader {
+/// Reads one Info.plist, collecting problems as it goes. `NSExtension` is read in
+/// ExtensionDictionary.swift.
+struct ManifestReader {
   let bundlePath: String
   let plistPath: String
   var problems: [BundleProblem] = []
   /// Where the values of a text Info.plist are, by key path.
   var positions: [[String]: TextPosition] = [:]
+  /// The key paths of the values read that hold an unexpanded build variable (reported as errors),
+  /// so that the walk over the rest reports each other one once, as a warning.
+  var variablesRead: Set<[String]> = []
 
   /// The largest Info.plist read; real ones are a few kilobytes.
   static let maximumPlistSize = 1 << 20
@@ -64,7 +68,10 @@ private struct ManifestReader {
     index: Int? = nil
   ) {
     var path = scope.path
-    if case .missingKey = kind {} else { path.append(key) }
+    switch kind {
+    case .missingKey, .offeredForEverything: break
+    default: path.append(key)
+    }
     if let index { path.append(String(index)) }
     problems.append(
       BundleProblem(file: plistPath, key: key, kind: kind, severity: severity, position: positions[path]))
@@ -129,8 +136,10 @@ private struct ManifestReader {
       strings[InfoPlistKey.displayName] ?? strings[InfoPlistKey.name] ?? displayName ?? bundleName ?? id ?? ""
     let executable = executablePath(in: root)
     let icon = icon(in: root)
-    let rule = activationRule(in: root)
-    let description = strings[InfoPlistKey.description] ?? string(root, InfoPlistKey.description)
+    let version = string(root, InfoPlistKey.shortVersion)
+    let (kind, rule) = extensionDictionary(in: root)
+    let plainDescription = string(root, InfoPlistKey.description)
+    let description = strings[InfoPlistKey.description] ?? plainDescription
     let requirements = Requirements(
       programs: stringArray(
         root, InfoPlistKey.requiredPrograms, expected: .programName, valid: InfoPlistForm.isProgramName),
@@ -145,13 +154,14 @@ private struct ManifestReader {
         key, in: root, .unknownKey(suggestion: Suggestion.nearest(to: key, in: InfoPlistKey.linuxKeys)),
         .warning)
     }
+    // After every read, so that what was read is not reported again.
+    reportUnreadBuildVariables(in: document.value, key: nil, path: [])
 
-    guard let id, let executable, let rule else { return nil }
+    guard let id, let executable, let kind, let rule else { return nil }
     return ShareService(
-      id: id, name: name, icon: icon, description: description,
-      version: string(root, InfoPlistKey.shortVersion),
-      bundlePath: bundlePath, executablePath: executable, rule: rule, requirements: requirements,
-      timeout: timeout, applicationGroups: groups)
+      id: id, name: name, icon: icon, description: description, version: version, bundlePath: bundlePath,
+      executablePath: executable, rule: rule, requirements: requirements,
+      timeout: timeout, applicationGroups: groups, kind: kind)
   }
 
   // MARK: Keys
@@ -161,6 +171,7 @@ private struct ManifestReader {
       report(InfoPlistKey.identifier, in: root, .missingKey(expected: .bundleIdentifier))
       return nil
     }
+    if isUnexpanded(value, InfoPlistKey.identifier, in: root) { return nil }
     guard case .string(let id) = value, InfoPlistForm.isBundleIdentifier(id) else {
       report(InfoPlistKey.identifier, in: root, .unexpectedValue(expected: .bundleIdentifier, found: value))
       return nil
@@ -202,93 +213,10 @@ private struct ManifestReader {
     return string(root, InfoPlistKey.iconName) ?? ShareService.defaultIcon
   }
 
-  mutating func activationRule(in root: Scope) -> ActivationRule? {
-    guard let extensionValue = root[InfoPlistKey.extensionDictionary] else {
-      report(InfoPlistKey.extensionDictionary, in: root, .missingKey(expected: .dictionary))
-      return nil
-    }
-    guard let extensionValues = extensionValue.dictionaryValue else {
-      report(
-        InfoPlistKey.extensionDictionary, in: root,
-        .unexpectedValue(expected: .dictionary, found: extensionValue))
-      return nil
-    }
-    let nsExtension = root.nested(InfoPlistKey.extensionDictionary, extensionValues)
-    switch nsExtension[InfoPlistKey.extensionPoint] {
-    case .string(InfoPlistKey.shareServicesExtensionPoint): break
-    case nil:
-      report(
-        InfoPlistKey.extensionPoint, in: nsExtension,
-        .missingKey(expected: .value(InfoPlistKey.shareServicesExtensionPoint)))
-    case let other?:
-      report(
-        InfoPlistKey.extensionPoint, in: nsExtension,
-        .unexpectedValue(expected: .value(InfoPlistKey.shareServicesExtensionPoint), found: other))
-    }
-    guard let attributesValue = nsExtension[InfoPlistKey.extensionAttributes] else {
-      report(InfoPlistKey.extensionAttributes, in: nsExtension, .missingKey(expected: .dictionary))
-      return nil
-    }
-    guard let attributeValues = attributesValue.dictionaryValue else {
-      report(
-        InfoPlistKey.extensionAttributes, in: nsExtension,
-        .unexpectedValue(expected: .dictionary, found: attributesValue))
-      return nil
-    }
-    let attributes = nsExtension.nested(InfoPlistKey.extensionAttributes, attributeValues)
-    switch attributes[InfoPlistKey.activationRule] {
-    case nil:
-      report(InfoPlistKey.activationRule, in: attributes, .missingKey(expected: .ruleDictionaryOrPredicate))
-      return nil
-    case .string(let source)?:
-      do {
-        let predicate = try PredicateParser.parse(source)
-        if predicate == .constant(false) {
-          report(InfoPlistKey.activationRule, in: attributes, .acceptsNothing, .warning)
-        }
-        return .predicate(predicate)
-      } catch {
-        report(InfoPlistKey.activationRule, in: attributes, .predicateSyntax(error))
-        return nil
-      }
-    case .dictionary(let dictionary)?:
-      return dictionaryRule(attributes, attributes.nested(InfoPlistKey.activationRule, dictionary))
-    case let other?:
-      report(
-        InfoPlistKey.activationRule, in: attributes,
-        .unexpectedValue(expected: .ruleDictionaryOrPredicate, found: other))
-      return nil
-    }
-  }
-
-  /// The dictionary form of the rule. A key it does not know is a warning, as on iOS, which
-  /// installs such extensions (shipped apps carry `NSExtensionActivationSupportsPlainText`).
-  mutating func dictionaryRule(_ attributes: Scope, _ rule: Scope) -> ActivationRule? {
-    let errorsBefore = problems.count { $0.severity == .error }
-    typealias Key = InfoPlistKey.Rule
-    for key in rule.values.keys.sorted() where !Key.all.contains(key) {
-      report(key, in: rule, .unknownKey(suggestion: Suggestion.nearest(to: key, in: Key.all)), .warning)
-    }
-    let result = DictionaryRule(
-      maxAttachments: count(rule, Key.maxAttachments), minAttachments: count(rule, Key.minAttachments),
-      maxFiles: count(rule, Key.maxFiles), maxImages: count(rule, Key.maxImages),
-      maxMovies: count(rule, Key.maxMovies), supportsText: boolean(rule, Key.supportsText) ?? false,
-      maxWebURLs: count(rule, Key.maxWebURLs), maxWebPages: count(rule, Key.maxWebPages),
-      version: count(rule, Key.version) ?? 1, usesStrictMatching: boolean(rule, Key.strictMatching) ?? false)
-    guard problems.count(where: { $0.severity == .error }) == errorsBefore else { return nil }
-    let counts = [
-      result.maxAttachments, result.maxFiles, result.maxImages, result.maxMovies, result.maxWebURLs,
-      result.maxWebPages,
-    ]
-    if !result.supportsText, counts.allSatisfy({ ($0 ?? 0) == 0 }) {
-      report(InfoPlistKey.activationRule, in: attributes, .acceptsNothing, .warning)
-    }
-    return .dictionary(result)
-  }
-
   // MARK: Typed reads
 
   mutating func string(_ scope: Scope, _ key: String) -> String? {
+    if isUnexpanded(scope[key], key, in: scope) { return nil }
     switch scope[key] {
     case nil: return nil
     case .string(let value)?: return value
@@ -308,6 +236,7 @@ private struct ManifestReader {
 
   /// A non-negative integer. Like Apple's `integerValue`, a string of digits is accepted too.
   mutating func count(_ scope: Scope, _ key: String) -> Int? {
+    if isUnexpanded(scope[key], key, in: scope) { return nil }
     switch scope[key] {
     case nil: return nil
     case .integer(let value)? where value >= 0: return value
@@ -322,6 +251,7 @@ private struct ManifestReader {
 
   /// A boolean. Like Apple's `boolValue`, 0/1 and the strings YES/NO/true/false are accepted too.
   mutating func boolean(_ scope: Scope, _ key: String) -> Bool? {
+    if isUnexpanded(scope[key], key, in: scope) { return nil }
     switch scope[key] {
     case nil: return nil
     case .boolean(let value)?: return value
@@ -335,6 +265,7 @@ private struct ManifestReader {
   }
 
   mutating func positiveNumber(_ scope: Scope, _ key: String) -> Double? {
+    if isUnexpanded(scope[key], key, in: scope) { return nil }
     switch scope[key] {
     case nil: return nil
     case .integer(let value)? where value > 0: return Double(value)
@@ -353,6 +284,7 @@ private struct ManifestReader {
     case .array(let values)?:
       var strings: [String] = []
       for (index, value) in values.enumerated() {
+        if isUnexpanded(value, key, in: scope, index: index) { continue }
         guard case .string(let string) = value, valid(string) else {
           report(key, in: scope, .unexpectedValue(expected: expected, found: value), index: index)
           continue
@@ -363,6 +295,44 @@ private struct ManifestReader {
     case let other?:
       report(key, in: scope, .unexpectedValue(expected: .arrayOfStrings, found: other))
       return []
+    }
+  }
+
+  // MARK: Build variables
+
+  /// Whether `value`, read as `key` of `scope` (its element `index`), is a string holding an
+  /// unexpanded Xcode build variable; reports it as an error, since xdg-share would use it as it is.
+  mutating func isUnexpanded(
+    _ value: PropertyListValue?, _ key: String, in scope: Scope, index: Int? = nil
+  ) -> Bool {
+    guard case .string(let text)? = value, let variable = InfoPlistForm.buildVariable(in: text) else {
+      return false
+    }
+    report(key, in: scope, .unexpandedBuildVariable(variable), index: index)
+    variablesRead.insert(scope.path + [key] + (index.map { [String($0)] } ?? []))
+    return true
+  }
+
+  /// Reports, as warnings, the build variables in every string not read (`CFBundleVersion`,
+  /// `CFBundlePackageType`…): harmless here, but a sign the bundle was copied from an Xcode project.
+  mutating func reportUnreadBuildVariables(in value: PropertyListValue, key: String?, path: [String]) {
+    switch value {
+    case .string(let text):
+      guard let key, !variablesRead.contains(path), let variable = InfoPlistForm.buildVariable(in: text)
+      else { return }
+      problems.append(
+        BundleProblem(
+          file: plistPath, key: key, kind: .unexpandedBuildVariable(variable), severity: .warning,
+          position: positions[path]))
+    case .array(let values):
+      for (index, element) in values.enumerated() {
+        reportUnreadBuildVariables(in: element, key: key, path: path + [String(index)])
+      }
+    case .dictionary(let values):
+      for (name, element) in values.sorted(by: { $0.key < $1.key }) {
+        reportUnreadBuildVariables(in: element, key: name, path: path + [name])
+      }
+    default: return
     }
   }
 

@@ -34,4 +34,40 @@ enum InfoPlistForm {
     !name.isEmpty && !name.hasPrefix("/")
       && !name.split(separator: "/").contains { $0 == ".." }
   }
+
+  /// The first Xcode build variable in `text`, as written: `$(NAME)` or `${NAME}`, `NAME` a
+  /// build setting (letters, digits, `_`, not starting with a digit) with any `:modifiers`
+  /// (`$(PRODUCT_NAME:rfc1034identifier)`). `nil` when there is none.
+  static func buildVariable(in text: String) -> String? {
+    let bytes = Array(text.utf8)
+    func isNameByte(_ byte: UInt8, first: Bool) -> Bool {
+      switch byte {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "_"):
+        true
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): !first
+      default: false
+      }
+    }
+    var start = 0
+    while start + 3 < bytes.count {
+      defer { start += 1 }
+      guard bytes[start] == UInt8(ascii: "$") else { continue }
+      let close: UInt8
+      switch bytes[start + 1] {
+      case UInt8(ascii: "("): close = UInt8(ascii: ")")
+      case UInt8(ascii: "{"): close = UInt8(ascii: "}")
+      default: continue
+      }
+      var end = start + 2
+      guard isNameByte(bytes[end], first: true) else { continue }
+      while end < bytes.count, isNameByte(bytes[end], first: false) { end += 1 }
+      if end < bytes.count, bytes[end] == UInt8(ascii: ":") {
+        while end < bytes.count, bytes[end] != close, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+      }
+      if end < bytes.count, bytes[end] == close {
+        return String(decoding: bytes[start...end], as: UTF8.self)
+      }
+    }
+    return nil
+  }
 }

@@ -11,6 +11,11 @@ public enum InfoPlistKey {
   public static let extensionPoint = "NSExtensionPointIdentifier"
   public static let extensionAttributes = "NSExtensionAttributes"
   public static let activationRule = "NSExtensionActivationRule"
+  /// Accepted and ignored, as is ``mainStoryboard``: the class or storyboard iOS instantiates.
+  /// xdg-share runs the bundle's ``executable`` instead (in Swift, its `@main` type conforming to
+  /// ShareKit's `ShareExtension`, or `ShareExtensionRunner` choosing one by identifier).
+  public static let principalClass = "NSExtensionPrincipalClass"
+  public static let mainStoryboard = "NSExtensionMainStoryboard"
 
   /// Linux additions, all prefixed `XDGShare`.
   public static let description = "XDGShareDescription"
@@ -19,8 +24,12 @@ public enum InfoPlistKey {
   public static let timeout = "XDGShareTimeout"
   public static let applicationGroups = "XDGShareApplicationGroups"
 
-  /// The only extension point a share service may declare.
+  /// The extension point of a share extension.
   public static let shareServicesExtensionPoint = "com.apple.share-services"
+  /// The extension point of an action extension, which is loaded and run as a share extension is.
+  public static let actionServicesExtensionPoint = "com.apple.ui-services"
+  /// The extension points a service may declare, in the order messages name them.
+  static let extensionPoints = [shareServicesExtensionPoint, actionServicesExtensionPoint]
 
   /// Keys of the top-level dictionary with a meaning here; others (Apple's many `CF…`/`LS…` keys)
   /// are ignored, and unknown `XDGShare…` keys are reported as likely typos.

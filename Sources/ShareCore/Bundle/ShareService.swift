@@ -21,6 +21,34 @@ public struct ShareService: Sendable, Identifiable, Equatable {
   public var timeout: Double?
   /// The App Groups whose shared containers the service may use.
   public var applicationGroups: [String]
+  /// A share or an action extension, from `NSExtensionPointIdentifier`.
+  public var kind: Kind
+
+  /// What an extension declares itself to be. Both kinds are loaded, matched and run alike; the
+  /// kind only says which of Apple's extension points the bundle was written for.
+  public enum Kind: String, Sendable, Hashable, CaseIterable {
+    /// `com.apple.share-services`: a share extension.
+    case share
+    /// `com.apple.ui-services`: an action extension.
+    case action
+
+    /// The kind an `NSExtensionPointIdentifier` declares; `nil` for any other extension point.
+    public init?(extensionPoint: String) {
+      switch extensionPoint {
+      case InfoPlistKey.shareServicesExtensionPoint: self = .share
+      case InfoPlistKey.actionServicesExtensionPoint: self = .action
+      default: return nil
+      }
+    }
+
+    /// The `NSExtensionPointIdentifier` of this kind.
+    public var extensionPoint: String {
+      switch self {
+      case .share: InfoPlistKey.shareServicesExtensionPoint
+      case .action: InfoPlistKey.actionServicesExtensionPoint
+      }
+    }
+  }
 
   /// The icon name used when a bundle names none.
   public static let defaultIcon = "document-send"
@@ -28,7 +56,8 @@ public struct ShareService: Sendable, Identifiable, Equatable {
   public init(
     id: String, name: String, icon: String = ShareService.defaultIcon, description: String? = nil,
     version: String? = nil, bundlePath: String, executablePath: String, rule: ActivationRule,
-    requirements: Requirements = Requirements(), timeout: Double? = nil, applicationGroups: [String] = []
+    requirements: Requirements = Requirements(), timeout: Double? = nil, applicationGroups: [String] = [],
+    kind: Kind = .share
   ) {
     self.id = id
     self.name = name
@@ -41,6 +70,7 @@ public struct ShareService: Sendable, Identifiable, Equatable {
     self.requirements = requirements
     self.timeout = timeout
     self.applicationGroups = applicationGroups
+    self.kind = kind
   }
 }
 

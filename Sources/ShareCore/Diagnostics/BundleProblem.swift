@@ -21,6 +21,8 @@ public struct BundleProblem: Error, Hashable, Sendable {
     case busName
     case programName
     case value(String)
+    /// One of these values (`NSExtensionPointIdentifier`'s extension points).
+    case oneOf([String])
     case fileInBundle
     case executableFileInBundle
   }
@@ -66,6 +68,16 @@ public struct BundleProblem: Error, Hashable, Sendable {
     case shadowed(by: String)
     /// The activation rule can accept no selection: the service would never be offered.
     case acceptsNothing
+    /// Xcode's undocumented `NSExtensionActivationRule` inside the rule's dictionary (holding
+    /// `found`, usually `TRUEPREDICATE`): ignored, the dictionary's other keys decide.
+    case ignoredNestedRule(found: PropertyListValue)
+    /// `NSExtension` has no `NSExtensionAttributes`, as iOS 8 allowed: the service is offered for
+    /// everything, as with `TRUEPREDICATE`.
+    case offeredForEverything
+    /// A string holding an Xcode build setting that only Xcode expands, such as
+    /// `$(PRODUCT_BUNDLE_IDENTIFIER)` or `${EXECUTABLE_NAME}` (`variable`, as written). An error
+    /// where xdg-share reads the value, a warning elsewhere.
+    case unexpandedBuildVariable(String)
   }
 
   /// The file the problem is in (usually `…/Info.plist`).

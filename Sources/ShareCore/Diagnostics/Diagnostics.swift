@@ -48,6 +48,12 @@ public enum Diagnostics {
       "this rule accepts nothing, so the service is never offered (name what it takes, e.g. NSExtensionActivationSupportsImageWithMaxCount)"
     case .shadowed(let first):
       "skipped: \(first) has the same identifier and comes first"
+    case .ignoredNestedRule(let found):
+      "ignored: an undocumented key Xcode adds (here \(describe(found))); the keys beside it decide what the service accepts"
+    case .offeredForEverything:
+      "missing, so the service is offered for everything, as with TRUEPREDICATE; to restrict it, add NSExtensionAttributes with an NSExtensionActivationRule (e.g. NSExtensionActivationSupportsImageWithMaxCount)"
+    case .unexpandedBuildVariable(let variable):
+      "expected the value itself, found the Xcode build variable \(variable), which only Xcode expands (write the value, or make the bundle with xdg-share new --from-xcode)"
     }
   }
 
@@ -144,6 +150,7 @@ public enum Diagnostics {
     case .busName: "a well-known D-Bus name such as org.kde.kdeconnect"
     case .programName: "a program name without '/' (alternatives separated by '|')"
     case .value(let value): quoted(value)
+    case .oneOf(let values): values.map(quoted).joined(separator: " or ")
     case .fileInBundle: "a file in the bundle"
     case .executableFileInBundle: "an executable file in the bundle"
     }
