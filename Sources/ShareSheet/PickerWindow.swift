@@ -225,11 +225,10 @@ final class PickerWindow {
     }
     applyFilter()
     let anyOffered = rows.contains { !$0.isHidden }
+    report(anyOffered ? .closedBeforeChoice : .noServiceAccepts)
     if anyOffered || editing {
       if stack.visiblePage != Page.progress { stack.show(Page.choose) }
-      report(.closedBeforeChoice)
     } else {
-      report(.noServiceAccepts)
       status.footnote.text = ""
       status.show(
         icon: ["dialog-information-symbolic"], title: text("No service can share this"),
@@ -258,8 +257,9 @@ final class PickerWindow {
 
   var visibleRows: [ServiceRowView] { rows.filter { $0.row.isVisible } }
 
+  /// Enter in the search field: the first service found, marked as such while one searches.
   private func chooseFirstMatch() {
-    guard !editing, let first = visibleRows.first else { return }
+    guard !editing, !search.text.isEmpty, let first = visibleRows.first else { return }
     choose(first.service.id)
   }
 

@@ -22,7 +22,8 @@ public enum SheetApp {
     do {
       parsed = try SheetArguments.parse(arguments)
     } catch {
-      printError("xdg-share-sheet: \(error.message)\n" + SheetArguments.usage)
+      printError(
+        "xdg-share-sheet: \(error.message)\n" + (SheetArguments.usage.split(separator: "\n").first ?? ""))
       return 2
     }
     if parsed.showHelp {

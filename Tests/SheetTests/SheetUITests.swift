@@ -147,6 +147,15 @@ struct SheetUITests {
     #expect(run.response == 2)
   }
 
+  @Test func aFileThatCannotBeReadIsNamedAndExitsOne() throws {
+    let run = try run(
+      ["wait-label", "Cannot read", "key", "Escape"], arguments: [photo, desktop.files + "/gone.png"])
+    #expect(run.exitStatus == 1)
+    #expect(run.response == 2)
+    #expect((run.results["message"] as? String)?.contains("gone.png") == true)
+    #expect(desktop.servicesRun.isEmpty)
+  }
+
   @Test func closingTheWindowDuringAShareLetsItFinish() throws {
     try Self.service(
       "Slow",
