@@ -138,7 +138,7 @@ package.targets += [
     dependencies: [
       "ShareSheet", "ShareHost", "ShareCore", "ShareProtocol", "ShareTestSupport", "SharePOSIX",
     ],
-    exclude: ["Driver", "Bench"]),
+    exclude: ["Driver"]),
 ]
 
 // Strict settings for every target, in one place. Warnings are errors in CI and in the test

@@ -93,8 +93,8 @@ import Testing
     #expect(written["CFBundleName"] as? String == "Tooter")
     #expect(written["CFBundleShortVersionString"] as? String == "1.0")
     #expect(written["CFBundleVersion"] as? String == "1")
-    // Left as written: a key xdg-share ignores.
-    #expect(written["CFBundlePackageType"] as? String == "$(PRODUCT_BUNDLE_PACKAGE_TYPE)")
+    // Xcode's value for an app extension.
+    #expect(written["CFBundlePackageType"] as? String == "XPC!")
     let nsExtension = try #require(written["NSExtension"] as? [String: Any])
     #expect(nsExtension["NSExtensionPrincipalClass"] as? String == "Tooter.ShareViewController")
     #expect(

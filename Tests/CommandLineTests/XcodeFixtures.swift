@@ -70,8 +70,7 @@ struct XcodeFixture: CustomTestStringConvertible, Sendable {
       \t\t<string>$(PRODUCT_MODULE_NAME).ShareViewController</string>
       \t</dict>
       </dict>
-      """, identifier: "local.share",
-    warnings: ["CFBundlePackageType: warning: $(PRODUCT_BUNDLE_PACKAGE_TYPE)"])
+      """, identifier: "local.share")
 
   /// A predicate rule, fixed versions and extra dictionaries (Signal, Telegram).
   static let signal = XcodeFixture(

@@ -37,6 +37,9 @@ struct BuildSettings {
       "DEVELOPMENT_LANGUAGE": "en",
       "MARKETING_VERSION": "1.0",
       "CURRENT_PROJECT_VERSION": "1",
+      // What Xcode sets for an app extension's bundle (`XPC!`), which its template's
+      // CFBundlePackageType names.
+      "PRODUCT_BUNDLE_PACKAGE_TYPE": "XPC!",
     ]
     for definition in definitions { values[definition.variable] = definition.value }
     if let identifier { values["PRODUCT_BUNDLE_IDENTIFIER"] = identifier }

@@ -67,7 +67,7 @@ final class OutcomeReporter {
     case .failed, .timedOut:
       output.error(Wording.describe(outcome, service: serviceName))
       // What the program said on its way down is in its log: point there when it said anything.
-      let size = (try? FileManager.default.attributesOfItem(atPath: session.logPath)[.size] as? Int) ?? 0
+      let size = (try? FileSystem.status(Array(session.logPath.utf8)))?.size ?? 0
       if size > 0 { output.error(Wording.seeLog(session.logPath)) }
     }
     notify(Wording.notification(for: outcome, service: serviceName), critical: code != .success)
