@@ -24,13 +24,15 @@ say() { printf '==> %s\n' "$*"; }
 
 # Debian packages, installed only when missing; `apt-get update` first, since a new machine starts
 # with empty package lists.
-# What building needs, and what the bundled services use at run time (xdg-email, xdg-open).
+# What building needs (GTK 4 and libadwaita for the share sheet), and what the bundled services
+# use at run time (xdg-email, xdg-open).
 build_packages=(pkg-config libglib2.0-dev libdbus-1-dev libcurl4-openssl-dev shared-mime-info libglib2.0-bin dbus
-  xdg-utils man-db)
+  xdg-utils man-db libgtk-4-dev libadwaita-1-dev adwaita-icon-theme)
 # The tests run real components: a private dbus-daemon and python3-dbus as an outside client,
 # desktop-file-validate, lighttpd as a WebDAV server, xclip under Xvfb, qrencode and zbarimg,
-# and real file managers under Xvfb.
+# real file managers under Xvfb, and the share sheet driven through the accessibility bus (AT-SPI).
 test_packages=(dbus-daemon desktop-file-utils python3-dbus python3-gi xvfb xclip qrencode zbar-tools
+  at-spi2-core python3-pyatspi gir1.2-atspi-2.0
   lighttpd lighttpd-mod-webdav xdotool imagemagick tesseract-ocr thunar pcmanfm libfm-modules nemo caja caja-actions
   nautilus python3-nautilus librsvg2-common dolphin fonts-dejavu-core bash-completion)
 ensure_packages() {
@@ -87,6 +89,7 @@ bin_dir="$PREFIX/bin"
 say "building (release)"
 swift build -c release --static-swift-stdlib --product xdg-share
 swift build -c release --static-swift-stdlib --product xdg-share-services
+swift build -c release --static-swift-stdlib --product xdg-share-sheet
 build_dir="$(swift build -c release --static-swift-stdlib --show-bin-path)"
 
 # Each program is copied beside its old self and renamed over it: a running one is never cut.
@@ -99,6 +102,8 @@ say "installing $bin_dir/xdg-share"
 install_program "$build_dir/xdg-share" "$bin_dir/xdg-share"
 libexec_dir="$PREFIX/libexec/xdg-share"
 install_program "$build_dir/xdg-share-services" "$libexec_dir/xdg-share-services"
+# The share sheet, the one program that links GTK; xdg-share finds it here.
+install_program "$build_dir/xdg-share-sheet" "$libexec_dir/xdg-share-sheet"
 
 extensions="$data_dir/xdg-share/extensions"
 if [ -d data/extensions ] && compgen -G 'data/extensions/*.shareext' >/dev/null; then
