@@ -193,7 +193,7 @@ extension PickerWindow {
   }
 
   private func showInFolderButton(_ fileURLs: [String]) -> Button {
-    let button = Button(label: text("Show in Folder"))
+    let button = Button(label: text("Show in folder"))
     button.addStyleClass("pill")
     button.onClick { [weak self] in
       guard let self else { return }
