@@ -54,21 +54,9 @@ extension RequestTable {
 
   /// The `Response` of a sheet that wrote `output` and ended with `termination`.
   static func pickerResponse(_ output: [UInt8], termination: ChildProcess.Termination) -> [DBusValue] {
-    struct Line: Decodable {
-      var response: UInt32
-      var results: Results
-    }
-    struct Results: Decodable {
-      var serviceID: String?
-      var requestID: String?
-      var message: String?
-      var returnedItems: [AttachmentPayload]?
-      enum CodingKeys: String, CodingKey {
-        case serviceID = "service-id", requestID = "request-id", message, returnedItems = "returned-items"
-      }
-    }
     let lastLine = output.split(separator: UInt8(ascii: "\n")).last.map(Array.init) ?? []
-    guard let line = try? JSONDecoder().decode(Line.self, from: Data(lastLine)), line.response <= 2 else {
+    guard let line = try? JSONDecoder().decode(SheetResultLine.self, from: Data(lastLine)), line.response <= 2
+    else {
       // Closed from outside (Cancel, the session ending) before it could answer: cancelled.
       if termination == .signalled(Signal.terminate) {
         return [.uint32(1), .vardict([("message", .string("the share sheet was closed"))])]

@@ -87,30 +87,13 @@ public struct SheetResult: Equatable, Sendable {
     }
   }
 
-  /// The result line, newline included.
+  /// The result line (``SheetResultLine``), newline included.
   public var line: [UInt8] {
-    struct Line: Encodable {
-      var exitStatus: Int32
-      var response: UInt32
-      var results: Results
-      enum CodingKeys: String, CodingKey {
-        case exitStatus = "exit-status", response, results
-      }
-    }
-    struct Results: Encodable {
-      var serviceID: String?
-      var requestID: String?
-      var message: String?
-      var returnedItems: [AttachmentPayload]?
-      enum CodingKeys: String, CodingKey {
-        case serviceID = "service-id", requestID = "request-id", message, returnedItems = "returned-items"
-      }
-    }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    let value = Line(
+    let value = SheetResultLine(
       exitStatus: exitStatus, response: response,
-      results: Results(
+      results: .init(
         serviceID: serviceID, requestID: requestID, message: message, returnedItems: returnedItems))
     // Encoding strings, numbers and arrays of them cannot fail.
     return Array((try? encoder.encode(value)) ?? Data("{}".utf8)) + [UInt8(ascii: "\n")]
