@@ -131,7 +131,7 @@ package.targets += [
       "ShareGtk", "ShareCore", "ShareHost", "ShareGLib", "ShareDBus", "SharePOSIX", "ShareProtocol",
       "ShareDesktop",
     ]),
-  .executableTarget(name: "xdg-share-sheet", dependencies: ["ShareSheet"]),
+  .executableTarget(name: "xdg-share-sheet", dependencies: ["ShareSheet", "SharePOSIX"]),
   // Unit tests of the picker's logic, and the picker driven through AT-SPI under Xvfb.
   .testTarget(
     name: "SheetTests",

@@ -112,6 +112,14 @@ extension PickerWindow {
     progressView?.cancel.isSensitive = false
   }
 
+  /// The sheet is told to stop (SIGTERM: `Cancel` on D-Bus, Ctrl-C in the terminal that started
+  /// it, the session ending): a share running is cancelled, so that its program ends with it and
+  /// the request is recorded as cancelled, and the window closes.
+  func terminate() {
+    cancelShare()
+    window.close()
+  }
+
   /// Shows how the share ended.
   func showEnd(_ end: ShareEnd, service: ShareService) {
     progressView?.stop()

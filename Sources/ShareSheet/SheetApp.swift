@@ -16,6 +16,12 @@ public enum SheetApp {
   /// How long the window waits for its services before it opens without them, in seconds.
   static let servicesWait = 0.25
 
+  /// Ends every picker as its window's close would, and cancels the shares they run: what
+  /// SIGTERM and SIGINT do (see `xdg-share-sheet`'s main).
+  public static func terminate() {
+    for picker in PickerWindow.live { picker.terminate() }
+  }
+
   /// Runs the picker; returns the exit status.
   public static func run(arguments: [[UInt8]], environment: [String: String]) -> Int32 {
     let parsed: SheetArguments

@@ -1,11 +1,16 @@
 // xdg-share-sheet: the native share picker; SheetApp says what it does.
+import Dispatch
 import FoundationEssentials
-import Glibc
+import SharePOSIX
 import ShareSheet
 
-// Arguments as bytes: a file name that is not UTF-8 reaches the service unchanged.
-let arguments = (1..<Int(CommandLine.argc)).map { index -> [UInt8] in
-  guard let argument = CommandLine.unsafeArgv[index] else { return [] }
-  return UnsafeRawBufferPointer(start: argument, count: strlen(argument)).map { $0 }
+// Before any thread exists: SIGTERM (D-Bus Cancel, the session ending) and Ctrl-C must cancel
+// the share the sheet runs, whose program leads a process group of its own, not orphan it.
+SignalWatcher.install()
+SignalWatcher.onTermination { _ in
+  DispatchQueue.main.async { MainActor.assumeIsolated { SheetApp.terminate() } }
 }
-exit(SheetApp.run(arguments: arguments, environment: ProcessInfo.processInfo.environment))
+
+// Arguments as bytes: a file name that is not UTF-8 reaches the service unchanged.
+CurrentProcess.exit(
+  SheetApp.run(arguments: CurrentProcess.arguments, environment: ProcessInfo.processInfo.environment))

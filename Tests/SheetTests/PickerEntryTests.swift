@@ -126,3 +126,35 @@ extension PickerEntryTests {
     #expect(desktop.servicesRun == ["org.test.alpha"])
   }
 }
+
+extension PickerEntryTests {
+  /// `Cancel` on a `ShowPicker` request while the chosen service runs: the sheet cancels the
+  /// share (its program ends with it) and the request answers once, cancelled.
+  @Test func cancellingAShowPickerRequestEndsTheServiceItRuns() throws {
+    try SheetUITests.service(
+      "Slow",
+      program: """
+        #!/bin/sh
+        cat > /dev/null
+        echo $$ > "$HOME/slow.pid"
+        echo '{"progress": 0.1}'
+        sleep 60
+        echo '{"complete": {}}'
+        """
+    ).write(into: desktop.userExtensions)
+    let client = URL(fileURLWithPath: SheetHarness.driverPath).deletingLastPathComponent()
+      .appendingPathComponent("show_picker.py").path
+    let run = try launch(
+      [SheetHarness.python, client, "--cancel-after", "4", Tool.path, "", photo],
+      steps: ["services", "press", "Slow"])
+    let lines = outputLines(run)
+    #expect(lines.contains("cancelled"), "\(run.output)")
+    #expect(lines.contains("responses: 1"), "\(run.output)")
+    #expect(lines.contains { $0.hasPrefix("response: 1 ") }, "\(run.output)")
+    let pid = try #require(
+      Int32(
+        try String(contentsOfFile: "\(desktop.root)/home/slow.pid", encoding: .utf8).trimmingCharacters(
+          in: .whitespacesAndNewlines)))
+    #expect(!ProcessStatus.isAlive(pid), "the service's program outlived the cancel")
+  }
+}

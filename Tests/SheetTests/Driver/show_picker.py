@@ -1,12 +1,13 @@
 #!/usr/bin/python3
 """Calls org.xdgshare.Share1.ShowPicker as an application would, and reports its Response.
 
-Usage: show_picker.py XDG_SHARE PARENT FILE...
+Usage: show_picker.py [--cancel-after SECONDS] XDG_SHARE PARENT FILE...
 
 Starts `XDG_SHARE daemon` on the session bus, subscribes to the request's signals before the
 call (handle_token), calls ShowPicker(PARENT, [{path: FILE}...], {handle_token}), and prints
 `handle: PATH`, then for each Response `response: CODE RESULTS-AS-JSON`; waits two seconds after
-the first for any other, then prints `responses: N` and stops the service.
+the first for any other, then prints `responses: N` and stops the service. With --cancel-after, it calls the request's Cancel that
+long after ShowPicker answered.
 """
 import json
 import os
@@ -32,7 +33,12 @@ def plain(value):
 
 
 def main():
-    executable, parent, files = sys.argv[1], sys.argv[2], sys.argv[3:]
+    arguments = sys.argv[1:]
+    cancel_after = None
+    if arguments[:1] == ["--cancel-after"]:
+        cancel_after = float(arguments[1])
+        arguments = arguments[2:]
+    executable, parent, files = arguments[0], arguments[1], arguments[2:]
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
     bus = dbus.SessionBus()
     daemon = subprocess.Popen([executable, "daemon", "--idle-timeout", "0"])
@@ -58,6 +64,12 @@ def main():
     items = dbus.Array([{"path": dbus.ByteArray(os.fsencode(f))} for f in files], signature="a{sv}")
     returned = share.ShowPicker(parent, items, {"handle_token": "picker1"})
     print(f"handle: {returned}", flush=True)
+    if cancel_after is not None:
+        def cancel():
+            dbus.Interface(bus.get_object("org.xdgshare.Share", returned), "org.xdgshare.Request1").Cancel()
+            print("cancelled", flush=True)
+            return False
+        GLib.timeout_add(int(cancel_after * 1000), cancel)
     GLib.timeout_add(60000, loop.quit)
     loop.run()
     print(f"responses: {len(responses)}", flush=True)
