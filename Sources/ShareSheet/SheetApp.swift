@@ -165,7 +165,7 @@ public enum SheetApp {
   }
 
   nonisolated static func printError(_ message: String) {
-    StandardError.writeLine(message)
+    StandardStream.error.write(message + "\n")
   }
 }
 

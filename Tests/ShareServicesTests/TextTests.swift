@@ -13,7 +13,7 @@ import Testing
   ]
 
   @Test func trimmingSpacesIsTrimmingWhitespaces() {
-    let differences = Self.texts.filter { $0.trimmingSpaces != $0.trimmingCharacters(in: .whitespaces) }
+    let differences = Self.texts.filter { $0.trimmingSpaces() != $0.trimmingCharacters(in: .whitespaces) }
     #expect(differences == [])
   }
 

@@ -33,7 +33,7 @@ extension Parser {
         guard let text else { continue }  // The table gives new no other flag.
         switch option.key {
         case .identifier:
-          guard NewNames.isBundleIdentifier(text) else {
+          guard InfoPlistForm.isBundleIdentifier(text) else {
             throw .invalidValue(
               option: option.name, value: text,
               expected: "a reverse-DNS identifier of letters, digits, '.' and '-', such as ch.example.hoi")
@@ -89,14 +89,6 @@ enum NewNames {
     guard let first = name.unicodeScalars.first, name.utf8.count <= 200 else { return false }
     return isASCIIAlphanumeric(first)
       && name.unicodeScalars.allSatisfy { isASCIIAlphanumeric($0) || "._-".unicodeScalars.contains($0) }
-  }
-
-  /// Reverse-DNS: letters, digits, `.` and `-`, no empty component (as ShareCore's loader checks
-  /// `CFBundleIdentifier`; its check is internal to ShareCore).
-  static func isBundleIdentifier(_ id: String) -> Bool {
-    !id.isEmpty && id.utf8.count <= 255
-      && id.unicodeScalars.allSatisfy { isASCIIAlphanumeric($0) || $0 == "." || $0 == "-" }
-      && !id.split(separator: ".", omittingEmptySubsequences: false).contains { $0.isEmpty }
   }
 
   /// A build setting's name: `[A-Za-z_][A-Za-z0-9_]*`.

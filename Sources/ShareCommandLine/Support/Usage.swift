@@ -1,3 +1,5 @@
+import ShareCore
+
 /// The help pages, rendered from ``CommandTable``, and every word of command-line error text.
 public enum Usage {
   public static let version = "0.1.0"
@@ -10,7 +12,7 @@ public enum Usage {
     let width = (commands.map(\.name.rawValue.count).max() ?? 0) + 2
     let usages =
       commands.map { "  xdg-share \($0.usage)" } + ["  xdg-share COMMAND --help", "  xdg-share --version"]
-    let summaries = commands.map { "  " + padded($0.name.rawValue, to: width) + $0.summary }
+    let summaries = commands.map { "  " + $0.name.rawValue.padded(to: width) + $0.summary }
     return """
       xdg-share: \(tagline).
 
@@ -49,7 +51,7 @@ public enum Usage {
       // The texts start in column 16, or two past the longest option.
       let width = max(14, (rows.map(\.0.count).max() ?? 0) + 2)
       let lines = rows.map { synopsis, help in
-        "  " + padded(synopsis, to: width)
+        "  " + synopsis.padded(to: width)
           + help.split(separator: "\n").joined(separator: "\n" + String(repeating: " ", count: width + 2))
       }
       sections.append((["Options:"] + lines).joined(separator: "\n"))
@@ -60,10 +62,6 @@ public enum Usage {
     case .table: sections.append(exitStatus)
     }
     return sections.joined(separator: "\n\n")
-  }
-
-  private static func padded(_ text: String, to width: Int) -> String {
-    text + String(repeating: " ", count: max(0, width - text.count))
   }
 
   /// The message for a usage error, without the `xdg-share: ` prefix.

@@ -1,7 +1,7 @@
 /// The forms Info.plist values must have, one predicate each.
-enum InfoPlistForm {
+package enum InfoPlistForm {
   /// Reverse-DNS: letters, digits, `.` and `-`, no empty component.
-  static func isBundleIdentifier(_ id: String) -> Bool {
+  package static func isBundleIdentifier(_ id: String) -> Bool {
     !id.isEmpty && id.utf8.count <= 255
       && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
       && !id.split(separator: ".", omittingEmptySubsequences: false).contains { $0.isEmpty }

@@ -2,13 +2,18 @@
 // no module imports Foundation for them. `package`: for this package's modules, not its API.
 
 extension StringProtocol {
-  /// The text without spaces and tabs at either end (Foundation's `.whitespaces`; line breaks
-  /// are kept).
+  /// The text without spaces and tabs at either end, scalar by scalar as Foundation's
+  /// `trimmingCharacters(in: .whitespaces)` (line breaks are kept; a space that carries a
+  /// combining mark is still a space here).
   package func trimmingSpaces() -> String {
-    func isSpace(_ character: Character) -> Bool { character.isWhitespace && !character.isNewline }
-    guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) })
+    let scalars = unicodeScalars
+    let isSpace: (Unicode.Scalar) -> Bool = { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+    guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+      let last = scalars.lastIndex(where: { !isSpace($0) })
     else { return "" }
-    return String(self[first...last])
+    var trimmed = String.UnicodeScalarView()
+    trimmed.append(contentsOf: scalars[first...last])
+    return String(trimmed)
   }
 
   /// The text without white space or line breaks at either end.

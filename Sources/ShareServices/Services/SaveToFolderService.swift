@@ -75,7 +75,7 @@ public struct SaveToFolderService: ShareExtension {
       let text = String(data: data, encoding: .utf8)
     else { return fallback }
     for line in text.split(whereSeparator: \.isNewline) {
-      let line = line.trimmingSpaces
+      let line = line.trimmingSpaces()
       guard line.hasPrefix("XDG_PUBLICSHARE_DIR="), let value = userDirsValue(line.dropFirst(20)) else {
         continue
       }

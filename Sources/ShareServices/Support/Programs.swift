@@ -59,7 +59,7 @@ struct Programs: Sendable {
   /// The first line of a program's error output, for a message.
   static func firstLine(_ output: [UInt8]) -> String? {
     let text = String(decoding: output, as: UTF8.self)
-    let line = text.split(whereSeparator: \.isNewline).first.map(\.trimmingSpaces)
+    let line = text.split(whereSeparator: \.isNewline).first.map { $0.trimmingSpaces() }
     guard let line, !line.isEmpty else { return nil }
     return String(line.prefix(300))
   }
