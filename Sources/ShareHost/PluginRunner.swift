@@ -52,9 +52,12 @@ public final class PluginRunner: Sendable {
     child?.signal(Signal.terminate)
   }
 
-  /// Runs the plugin to its end, calling `progress` for each progress event. Blocks: call it on a
+  /// Runs the plugin to its end, calling `progress` for each progress event and `posted` when the
+  /// plugin says the user has posted (its sheet is gone; the work goes on). Blocks: call it on a
   /// thread of its own.
-  public func run(progress: (Double?, String?) -> Void = { _, _ in }) -> ShareOutcome {
+  public func run(
+    progress: (Double?, String?) -> Void = { _, _ in }, posted: () -> Void = {}
+  ) -> ShareOutcome {
     ProcessSignals.ignoreBrokenPipes()
     let timeout = service.timeout ?? Self.defaultTimeout
     let child: ChildProcess
@@ -131,6 +134,8 @@ public final class PluginRunner: Sendable {
         switch Self.decode(line) {
         case .success(.progress(let fraction, let message)):
           progress(fraction, message)
+        case .success(.posted):
+          posted()
         case .success(let event):
           final = event
           reader.finalAt = MonotonicClock.now

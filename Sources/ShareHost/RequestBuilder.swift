@@ -5,7 +5,8 @@ public import ShareProtocol
 /// Turns a selection's attachments into the request a plugin reads.
 public enum RequestBuilder {
   public static func request(
-    id: String, service: ShareService, attachments: [Attachment], userInfo: [String: JSONValue] = [:]
+    id: String, service: ShareService, attachments: [Attachment], userInfo: [String: JSONValue] = [:],
+    compose: ComposePayload? = nil
   ) -> PluginRequest {
     var texts: [String] = []
     let payloads = attachments.map { attachment -> AttachmentPayload in
@@ -23,7 +24,8 @@ public enum RequestBuilder {
     }
     let item = ItemPayload(
       attributedContentText: texts.isEmpty ? nil : texts.joined(separator: "\n"), attachments: payloads)
-    return PluginRequest(requestId: id, serviceId: service.id, inputItems: [item], userInfo: userInfo)
+    return PluginRequest(
+      requestId: id, serviceId: service.id, inputItems: [item], userInfo: userInfo, compose: compose)
   }
 
   /// A new request identifier: a lowercase UUID.

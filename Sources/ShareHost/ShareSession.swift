@@ -32,14 +32,15 @@ public final class ShareSession: Sendable {
   ///   recorded.
   public init(
     service: ShareService, selection: PreparedSelection, types: TypeSystem, history: HistoryStore,
-    environment: [String: String], userInfo: [String: JSONValue] = [:],
+    environment: [String: String], userInfo: [String: JSONValue] = [:], compose: ComposePayload? = nil,
     requestID: String = RequestBuilder.newRequestID()
   ) throws(ShareRefusal) {
     if let rejection = service.rule.rejection(of: selection.attachments, types: types) {
       throw .notAccepted(service: service, rejection: rejection)
     }
     let request = RequestBuilder.request(
-      id: requestID, service: service, attachments: selection.attachments, userInfo: userInfo)
+      id: requestID, service: service, attachments: selection.attachments, userInfo: userInfo,
+      compose: compose)
     let record = HistoryRecord(
       id: requestID, serviceId: service.id, serviceName: service.name,
       items: selection.items.map { RecordedItem($0.item) }, started: Date(), status: .running,
@@ -62,7 +63,7 @@ public final class ShareSession: Sendable {
   public convenience init(
     service: ShareService, requested: [RequestedItem], types: TypeSystem, inspector: some FileInspector,
     history: HistoryStore, environment: [String: String], userInfo: [String: JSONValue] = [:],
-    requestID: String = RequestBuilder.newRequestID()
+    compose: ComposePayload? = nil, requestID: String = RequestBuilder.newRequestID()
   ) throws(ShareRefusal) {
     let selection: PreparedSelection
     do {
@@ -72,14 +73,18 @@ public final class ShareSession: Sendable {
     }
     try self.init(
       service: service, selection: selection, types: types, history: history, environment: environment,
-      userInfo: userInfo, requestID: requestID)
+      userInfo: userInfo, compose: compose, requestID: requestID)
   }
 
   public var id: String { request.requestId }
 
-  /// Runs the plugin to its end and records the outcome. Blocks: call it on a thread of its own.
-  public func run(progress: (Double?, String?) -> Void = { _, _ in }) -> ShareOutcome {
-    let outcome = runner.run(progress: progress)
+  /// Runs the plugin to its end and records the outcome, calling `progress` for each progress
+  /// event and `posted` when the plugin's sheet is gone and the work goes on in the background.
+  /// Blocks: call it on a thread of its own.
+  public func run(
+    progress: (Double?, String?) -> Void = { _, _ in }, posted: () -> Void = {}
+  ) -> ShareOutcome {
+    let outcome = runner.run(progress: progress, posted: posted)
     var record = initialRecord
     record.finished = Date()
     switch outcome {

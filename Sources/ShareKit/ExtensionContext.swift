@@ -18,6 +18,10 @@ public final class ExtensionContext: Sendable {
   public let serviceID: String
   /// Extra information from the host; empty unless the sharing application sends some.
   public let userInfo: [String: JSONValue]
+  /// What the user wrote and chose in the compose sheet the bundle declares in its `Info.plist`
+  /// (`XDGShareComposeSheet`), shown by the host before the extension starts; `nil` when the
+  /// bundle declares none.
+  public let composition: Composition?
   /// The extension's bundle folder (`XDG_SHARE_BUNDLE_PATH`); also the working directory.
   public let bundleURL: URL?
 
@@ -29,6 +33,9 @@ public final class ExtensionContext: Sendable {
     requestID = request.requestId
     serviceID = request.serviceId
     userInfo = request.userInfo
+    composition = request.compose.map {
+      Composition(contentText: $0.contentText, configuration: $0.configuration)
+    }
     bundleURL = environment["XDG_SHARE_BUNDLE_PATH"].flatMap {
       $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true)
     }
@@ -65,6 +72,16 @@ public final class ExtensionContext: Sendable {
     }
   }
 
+  /// Tells the host the user has posted: the extension's sheet is gone and the work goes on in the
+  /// background, so closing the window it was shared from no longer stops it, and the host shows
+  /// its progress in a notification. ``ComposeServiceViewController`` sends it on Post.
+  public func didPost() {
+    finished.withLock { finished in
+      guard !finished else { return }
+      sink.send(.posted)
+    }
+  }
+
   /// Whether the request has ended (completed or cancelled).
   var isFinished: Bool {
     finished.withLock { $0 }
@@ -76,5 +93,18 @@ public final class ExtensionContext: Sendable {
       finished = true
       sink.send(event)
     }
+  }
+}
+
+/// What the user wrote and chose in a declared compose sheet (`XDGShareComposeSheet`).
+public struct Composition: Sendable, Equatable {
+  /// The sheet's text as the user left it.
+  public var contentText: String
+  /// Each configuration item's value, by its `Identifier`.
+  public var configuration: [String: String]
+
+  public init(contentText: String, configuration: [String: String] = [:]) {
+    self.contentText = contentText
+    self.configuration = configuration
   }
 }

@@ -2,19 +2,25 @@
 public enum PluginEvent: Equatable, Sendable {
   /// `{"progress": 0.42, "message": "…"}`: the fraction done (0…1) and what is happening.
   case progress(fraction: Double?, message: String?)
+  /// `{"posted": {}}`: the user has posted and the extension's sheet is gone; the work goes on
+  /// in the background. Not final: a `complete` or `cancel` still ends the request.
+  case posted
   /// `{"complete": {"returningItems": […]}}`.
   case complete(returningItems: [ItemPayload])
   /// `{"cancel": {"error": {"code": …, "message": "…"}}}`.
   case cancel(code: Int, message: String)
 
   public var isFinal: Bool {
-    if case .progress = self { false } else { true }
+    switch self {
+    case .progress, .posted: false
+    case .complete, .cancel: true
+    }
   }
 }
 
 extension PluginEvent: Codable {
   private enum Keys: String, CodingKey {
-    case progress, message, complete, cancel
+    case progress, message, posted, complete, cancel
   }
   private enum CompleteKeys: String, CodingKey {
     case returningItems
@@ -37,6 +43,8 @@ extension PluginEvent: Codable {
       let cancel = try container.nestedContainer(keyedBy: CancelKeys.self, forKey: .cancel)
       let error = try cancel.decodeIfPresent(ErrorPayload.self, forKey: .error)
       self = .cancel(code: error?.code ?? 0, message: error?.message ?? "")
+    } else if container.contains(.posted) {
+      self = .posted
     } else if container.contains(.progress) || container.contains(.message) {
       let fraction = try container.decodeIfPresent(Double.self, forKey: .progress)
       if let fraction, !(0...1).contains(fraction) || fraction.isNaN {
@@ -47,7 +55,8 @@ extension PluginEvent: Codable {
         fraction: fraction, message: try container.decodeIfPresent(String.self, forKey: .message))
     } else {
       throw DecodingError.dataCorrupted(
-        DecodingError.Context(codingPath: [], debugDescription: "expected progress, complete or cancel"))
+        DecodingError.Context(
+          codingPath: [], debugDescription: "expected progress, posted, complete or cancel"))
     }
   }
 
@@ -57,6 +66,8 @@ extension PluginEvent: Codable {
     case .progress(let fraction, let message):
       try container.encodeIfPresent(fraction, forKey: .progress)
       try container.encodeIfPresent(message, forKey: .message)
+    case .posted:
+      _ = container.nestedContainer(keyedBy: CompleteKeys.self, forKey: .posted)
     case .complete(let items):
       var complete = container.nestedContainer(keyedBy: CompleteKeys.self, forKey: .complete)
       try complete.encode(items, forKey: .returningItems)

@@ -6,17 +6,42 @@ public struct PluginRequest: Codable, Equatable, Sendable {
   public var serviceId: String
   public var inputItems: [ItemPayload]
   public var userInfo: [String: JSONValue]
+  /// What the user wrote and chose in the compose sheet the bundle declares
+  /// (`XDGShareComposeSheet`); absent for a service that declares none.
+  public var compose: ComposePayload?
 
   public static let currentVersion = 1
 
   public init(
-    requestId: String, serviceId: String, inputItems: [ItemPayload], userInfo: [String: JSONValue] = [:]
+    requestId: String, serviceId: String, inputItems: [ItemPayload], userInfo: [String: JSONValue] = [:],
+    compose: ComposePayload? = nil
   ) {
     self.version = Self.currentVersion
     self.requestId = requestId
     self.serviceId = serviceId
     self.inputItems = inputItems
     self.userInfo = userInfo
+    self.compose = compose
+  }
+}
+
+/// The request's `compose` object: the compose sheet's text and the configuration items' values,
+/// `{"contentText": "…", "configuration": {"<Identifier>": "<value>"}}`.
+public struct ComposePayload: Codable, Equatable, Sendable {
+  /// The text as the user left it in the sheet.
+  public var contentText: String
+  /// Each configuration item's value, by its `Identifier`.
+  public var configuration: [String: String]
+
+  public init(contentText: String, configuration: [String: String] = [:]) {
+    self.contentText = contentText
+    self.configuration = configuration
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    contentText = try container.decodeIfPresent(String.self, forKey: .contentText) ?? ""
+    configuration = try container.decodeIfPresent([String: String].self, forKey: .configuration) ?? [:]
   }
 }
 
@@ -41,6 +66,7 @@ extension PluginRequest {
     serviceId = try container.decode(String.self, forKey: .serviceId)
     inputItems = try container.decode([ItemPayload].self, forKey: .inputItems)
     userInfo = try container.decodeIfPresent([String: JSONValue].self, forKey: .userInfo) ?? [:]
+    compose = try container.decodeIfPresent(ComposePayload.self, forKey: .compose)
   }
 }
 
