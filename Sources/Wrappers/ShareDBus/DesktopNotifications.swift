@@ -3,7 +3,7 @@ import FoundationEssentials
 /// `org.freedesktop.Notifications`: how a program started without a terminal tells the user
 /// what happened.
 public struct DesktopNotifications {
-  private let connection: BusConnection
+  let connection: BusConnection
   /// The application name the notification server shows.
   public let applicationName: String
 
@@ -23,10 +23,12 @@ public struct DesktopNotifications {
   ///
   /// - Parameters:
   ///   - progress: a percentage for servers that draw a bar (the `value` hint).
+  ///   - actions: buttons the server may show, each a key (reported by ``nextEvent(timeout:)``)
+  ///     and a label.
   @discardableResult
   public func notify(
     summary: String, body: String, icon: String = "", replacing id: UInt32 = 0, progress: Int? = nil,
-    urgency: Urgency = .normal, timeout: Int32 = -1
+    urgency: Urgency = .normal, timeout: Int32 = -1, actions: [(key: String, label: String)] = []
   ) -> UInt32? {
     let message = DBusMessage.methodCall(
       destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
@@ -36,7 +38,8 @@ public struct DesktopNotifications {
     message.append([
       .string(applicationName), .uint32(id), .string(icon), .string(summary),
       .string(Self.escapeMarkup(body)),
-      .array(elementSignature: "s", []), .vardict(hints), .int32(timeout),
+      .array(elementSignature: "s", actions.flatMap { [DBusValue.string($0.key), .string($0.label)] }),
+      .vardict(hints), .int32(timeout),
     ])
     guard let reply = try? connection.call(message, timeout: 5),
       case .uint32(let newID)? = reply.arguments().first

@@ -219,6 +219,7 @@ public enum Signal {
   public static let terminate = SIGTERM
   public static let kill = SIGKILL
   public static let interrupt = SIGINT
+  public static let hangUp = SIGHUP
 }
 
 /// Calls `body` with a NULL-terminated array of C strings made from `strings`.
