@@ -80,34 +80,50 @@ extension PickerWindow {
     let application = self.application
     let report = self.report
     let text = self.text
+    // What goes on once the window is gone; held by the share's handlers, not by the window.
+    let background = BackgroundShare()
+    self.background = background
     run = ShareRun.start(
       serviceID: id, items: items, loaded: loaded, environment: environment,
       progress: { [weak self] fraction, message in
-        self?.progress.update(fraction: fraction, message: message)
+        background.progress(fraction, message)
+        guard let self, self.isOpen else { return }
+        self.progress.update(fraction: fraction, message: message)
+      },
+      posted: { [weak self] in
+        // The plugin's own sheet is done: the work goes on in the background, the picker goes.
+        background.isPosted = true
+        self?.window.close()
       },
       end: { [weak self] end in
         let result = end.result(serviceID: id)
         report(result)
-        if let self, self.isOpen {
+        if let self, self.isOpen, !background.isInBackground {
           self.run = nil
           self.showEnd(end, service: service)
+          application.release()
         } else {
           // Nobody is looking at the window any more: the desktop tells how it went.
-          let (summary, body, critical) = Self.notification(for: end, service: service.name, text: text)
-          DesktopCalls.notify(summary: summary, body: body, critical: critical)
+          let (summary, body, critical) = Self.notification(for: end, service: service, text: text)
+          background.finish(summary: summary, body: body, critical: critical) { application.release() }
         }
-        application.release()
       })
+    background.run = run
   }
 
   /// The window is being closed: before a choice the picker is cancelled; a share already
-  /// running goes on, and tells its end in a notification.
+  /// running goes on in the background, its progress and end in a notification.
   func windowClosing() {
     closeGeneration += 1
     progressView?.stop()
+    guard run != nil, let background, !background.isCancelled, let name = progressView?.title.text else {
+      return
+    }
+    background.start(summary: name, cancelLabel: text("Cancel"))
   }
 
   func cancelShare() {
+    background?.isCancelled = true
     run?.cancel()
     progressView?.cancel.isSensitive = false
   }
@@ -134,14 +150,14 @@ extension PickerWindow {
     case .finished(.completed(let items), _):
       icon = ["emblem-ok-symbolic", "object-select-symbolic"]
       style = "success"
-      title = text("Shared with {service}", name)
+      title = Self.doneTitle(service: service, text: text)
       let returned = items.flatMap(\.attachments)
       detail = returned.map(Self.describe).joined(separator: "\n")
       if let copyable = returned.lazy.compactMap(Self.copyableText).first {
         buttons.append(copyButton(copyable))
       }
       let files = returned.compactMap { $0.isFile ? $0.url : nil }
-      if !files.isEmpty { buttons.append(showInFolderButton(files)) }
+      if !files.isEmpty { buttons += [saveButton(files), showInFolderButton(files)] }
       footnote = text("This window closes by itself.")
       closeLater(after: Self.successDisplayTime)
     case .finished(.cancelled(_, let message), _):
@@ -176,7 +192,7 @@ extension PickerWindow {
 
   /// Closes the window after `seconds`, unless something happens meanwhile (a button pressed
   /// starts the countdown again; the window closed or another share started stops it).
-  private func closeLater(after seconds: Double) {
+  func closeLater(after seconds: Double) {
     closeGeneration += 1
     let generation = closeGeneration
     DispatchQueue.main.asyncAfter(deadline: .now() + seconds) { [weak self] in
@@ -228,6 +244,12 @@ extension PickerWindow {
     return button
   }
 
+  /// The title of a share that completed: an action is done, a share service has shared.
+  static func doneTitle(service: ShareService, text: SheetText) -> String {
+    let name = ["service": service.name]
+    return service.kind == .action ? text("{service} finished", name) : text("Shared with {service}", name)
+  }
+
   /// A returned attachment in a line: a file's path, a link, a text.
   static func describe(_ attachment: AttachmentPayload) -> String {
     if let url = attachment.url {
@@ -244,12 +266,14 @@ extension PickerWindow {
   }
 
   /// The notification telling how a share ended whose window was closed.
-  static func notification(for end: ShareEnd, service: String, text: SheetText) -> (String, String, Bool) {
-    let name = ["service": service]
+  static func notification(for end: ShareEnd, service: ShareService, text: SheetText) -> (
+    String, String, Bool
+  ) {
+    let name = ["service": service.name]
     switch end {
     case .finished(.completed(let items), _):
       return (
-        text("Shared with {service}", name),
+        doneTitle(service: service, text: text),
         items.flatMap(\.attachments).map(describe).joined(separator: "\n"),
         false
       )

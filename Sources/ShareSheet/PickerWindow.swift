@@ -42,8 +42,11 @@ final class PickerWindow {
   /// The rows, in the order shown.
   var rows: [ServiceRowView] = []
   var editing = false
-  /// The share going on, once a service is chosen.
+  /// The row of action extensions, under the services.
+  let actionsRow: ActionsRow
+  /// The share going on, once a service is chosen, and what it does without the window.
   var run: ShareRun?
+  var background: BackgroundShare?
   var isOpen = true
   /// Bumped when a countdown to close must no longer fire.
   var closeGeneration = 0
@@ -64,6 +67,7 @@ final class PickerWindow {
     window.setDefaultSize(width: 440, height: -1)
     editButton = Button(label: text("Edit"))
     search = SearchEntry(placeholder: text("Search"))
+    actionsRow = ActionsRow(text: text)
     let preliminary = SelectionSummary(
       attachments: items.map { Attachment(item: $0, typeIdentifiers: []) }, text: text, describe: { _ in "" })
     summary = SummaryView(preliminary, icons: Self.icons(for: preliminary, contentTypeIcons: []))
@@ -101,7 +105,9 @@ final class PickerWindow {
     settingsProblem.isVisible = false
     settingsProblem.setMargins(start: 18, end: 18)
     let choosePage = Box(.vertical)
-    for widget in [search, settingsProblem, scroller] as [Widget] { choosePage.append(widget) }
+    for widget in [search, settingsProblem, scroller, actionsRow.container] as [Widget] {
+      choosePage.append(widget)
+    }
 
     stack.add(choosePage, name: Page.choose)
 
@@ -199,7 +205,11 @@ final class PickerWindow {
     model = PickerModel(
       accepting: loaded.accepting, settings: loaded.settings, kinds: loaded.kinds, uses: loaded.uses,
       now: Date())
-    rows = loaded.accepting.map { service in
+    // Action extensions go in their row, share services in the list.
+    actionsRow.set(
+      loaded.accepting.filter { $0.kind == .action }, iconTextures: iconTextures,
+      choose: { [weak self] id in self?.choose(id) })
+    rows = loaded.accepting.filter { $0.kind != .action }.map { service in
       let id = service.id
       return ServiceRowView(
         service: service, iconTexture: iconTextures[id], text: text,
@@ -215,7 +225,9 @@ final class PickerWindow {
   /// Puts the rows in order, shows each one's state, and the page that fits.
   func refreshRows() {
     guard let model else { return }
-    let order = model.rows(editing: true)
+    let all = model.rows(editing: true)
+    actionsRow.arrange(all.filter { $0.service.kind == .action })
+    let order = all.filter { $0.service.kind != .action }
     let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1.service.id, $0) })
     for view in rows { list.remove(view.row) }
     rows.sort { (position[$0.service.id] ?? 0) < (position[$1.service.id] ?? 0) }
@@ -224,7 +236,7 @@ final class PickerWindow {
       list.append(view.row)
     }
     applyFilter()
-    let anyOffered = rows.contains { !$0.isHidden }
+    let anyOffered = rows.contains { !$0.isHidden } || actionsRow.isOffered
     report(anyOffered ? .closedBeforeChoice : .noServiceAccepts)
     if anyOffered || editing {
       if stack.visiblePage != Page.progress { stack.show(Page.choose) }
@@ -250,7 +262,9 @@ final class PickerWindow {
       view.main.setStyleClass("first-match", shown && first && !query.isEmpty && !editing)
       if shown { first = false }
     }
-    noMatch.text = query.isEmpty ? "" : text("No service matches “{query}”", ["query": query])
+    actionsRow.filter(query: query, editing: editing, markFirst: first)
+    let found = !first || !actionsRow.visible.isEmpty
+    noMatch.text = query.isEmpty || found ? "" : text("No service matches “{query}”", ["query": query])
     // GTK shows the placeholder only without rows, but leaves it in the accessibility tree.
     noMatch.setAccessibilityHidden(!first)
   }
@@ -259,7 +273,7 @@ final class PickerWindow {
 
   /// Enter in the search field: the first service found, marked as such while one searches.
   private func chooseFirstMatch() {
-    guard !editing, !search.text.isEmpty, let first = visibleRows.first else { return }
+    guard !editing, !search.text.isEmpty, let first = visibleRows.first else { return chooseFirstAction() }
     choose(first.service.id)
   }
 
@@ -336,19 +350,23 @@ final class PickerWindow {
   }
 
   /// Moves the focus to the row above or below, in the same column; above the first row is the
-  /// search field.
+  /// search field, below the last the row of actions.
   private func moveFocus(by step: Int) -> Bool {
     let shown = visibleRows
-    guard !shown.isEmpty else { return false }
+    let firstAction = editing ? nil : actionsRow.visible.first?.button
+    if actionsRow.containsFocus {
+      guard step < 0 else { return true }
+      return shown.last?.focusableButtons.first?.grabFocus() ?? search.grabFocus()
+    }
     if search.containsFocus {
       guard step > 0 else { return true }
-      return shown[0].focusableButtons.first?.grabFocus() ?? false
+      return (shown.first?.focusableButtons.first ?? firstAction)?.grabFocus() ?? false
     }
     guard let index = shown.firstIndex(where: { $0.row.containsFocus }) else { return false }
     let column = shown[index].focusableButtons.firstIndex { $0.containsFocus } ?? 0
     let target = index + step
     if target < 0 { return search.grabFocus() }
-    guard target < shown.count else { return true }
+    guard target < shown.count else { return firstAction?.grabFocus() ?? true }
     let buttons = shown[target].focusableButtons
     return buttons[min(column, buttons.count - 1)].grabFocus()
   }

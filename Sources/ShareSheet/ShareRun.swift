@@ -17,8 +17,9 @@ enum ShareEnd: Sendable {
   }
 }
 
-/// One share running on a thread of its own (a plugin may run for minutes), its progress and its
-/// end handed to the main actor. Closing the window does not stop it; ``cancel()`` does.
+/// One share running on a thread of its own (a plugin may run for minutes), its progress, its
+/// `posted` event and its end handed to the main actor. Closing the window does not stop it;
+/// ``cancel()`` does.
 final class ShareRun: Sendable {
   let serviceID: String
   private let state = Mutex<State>(State())
@@ -38,6 +39,7 @@ final class ShareRun: Sendable {
   static func start(
     serviceID: String, items: [ShareItem], loaded: LoadedSelection, environment: [String: String],
     progress: @escaping @Sendable @MainActor (Double?, String?) -> Void,
+    posted: @escaping @Sendable @MainActor () -> Void,
     end: @escaping @Sendable @MainActor (ShareEnd) -> Void
   ) -> ShareRun {
     let run = ShareRun(serviceID: serviceID, progress: progress)
@@ -51,7 +53,9 @@ final class ShareRun: Sendable {
           return state.cancelled
         }
         if cancelledEarly { session.cancel() }
-        let outcome = session.run { fraction, message in run.progressRelay.post(fraction, message) }
+        let outcome = session.run(
+          progress: { fraction, message in run.progressRelay.post(fraction, message) },
+          posted: { Task { @MainActor in posted() } })
         finished = .finished(outcome, requestID: session.id)
       } catch {
         finished = .refused(error)

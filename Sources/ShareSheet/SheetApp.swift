@@ -17,9 +17,13 @@ public enum SheetApp {
   static let servicesWait = 0.25
 
   /// Ends every picker as its window's close would, and cancels the shares they run: what
-  /// SIGTERM and SIGINT do (see `xdg-share-sheet`'s main).
-  public static func terminate() {
+  /// SIGTERM, SIGINT and SIGHUP do (see `xdg-share-sheet`'s main). A share that went on without
+  /// its window (posted, or its window closed) is cancelled too, except on SIGHUP: the caller
+  /// that started the sheet went away, which a share in the background outlives.
+  public static func terminate(signal: Int32) {
     for picker in PickerWindow.live { picker.terminate() }
+    guard signal != Signal.hangUp else { return }
+    for share in BackgroundShare.running { share.cancel() }
   }
 
   /// Runs the picker; returns the exit status.
@@ -63,7 +67,7 @@ public enum SheetApp {
     let parent = parsed.parent
     let service = parsed.service
     func open(_ items: [ShareItem], _ arrival: Arrival<(LoadedSelection, [String: Texture])>) {
-      Style.addCSS(PickerWindow.css)
+      Style.addCSS(PickerWindow.css + ActionsRow.css)
       let picker = PickerWindow(
         application: application, items: items, text: text, environment: environment,
         report: { result = $0 })

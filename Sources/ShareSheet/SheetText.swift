@@ -77,6 +77,13 @@ public struct SheetText: Sendable {
       "Cannot share with {service}": "Teilen mit {service} nicht möglich",
       "Stopped after {seconds} seconds": "Nach {seconds} Sekunden angehalten",
       "This window closes by itself.": "Dieses Fenster schließt sich von selbst.",
+      "{service} finished": "{service} ist fertig",
+      "Actions": "Aktionen",
+      "Save…": "Speichern …",
+      "Save": "Speichern",
+      "_Save": "_Speichern",
+      "Saved": "Gespeichert",
+      "Cannot save {file}": "{file} kann nicht gespeichert werden",
     ],
     .french: [
       "Share": "Partager",
@@ -117,6 +124,13 @@ public struct SheetText: Sendable {
       "Cannot share with {service}": "Impossible de partager avec {service}",
       "Stopped after {seconds} seconds": "Arrêté après {seconds} secondes",
       "This window closes by itself.": "Cette fenêtre se ferme d’elle-même.",
+      "{service} finished": "{service} a terminé",
+      "Actions": "Actions",
+      "Save…": "Enregistrer…",
+      "Save": "Enregistrer",
+      "_Save": "_Enregistrer",
+      "Saved": "Enregistré",
+      "Cannot save {file}": "Impossible d’enregistrer {file}",
     ],
   ]
 }

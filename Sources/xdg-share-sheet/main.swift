@@ -7,8 +7,8 @@ import ShareSheet
 // Before any thread exists: SIGTERM (D-Bus Cancel, the session ending) and Ctrl-C must cancel
 // the share the sheet runs, whose program leads a process group of its own, not orphan it.
 SignalWatcher.install()
-SignalWatcher.onTermination { _ in
-  DispatchQueue.main.async { MainActor.assumeIsolated { SheetApp.terminate() } }
+SignalWatcher.onTermination { signal in
+  DispatchQueue.main.async { MainActor.assumeIsolated { SheetApp.terminate(signal: signal) } }
 }
 
 // Arguments as bytes: a file name that is not UTF-8 reaches the service unchanged.

@@ -1,8 +1,12 @@
 #!/usr/bin/python3
 """Runs xdg-share-sheet and drives it through AT-SPI, as an assistive technology would.
 
-Usage: sheet_driver.py SHEET [ARGUMENT...] --then STEP...
-       sheet_driver.py --launch COMMAND [ARGUMENT...] --then STEP...
+Usage: sheet_driver.py [--notifications LOG [--invoke ACTION]] SHEET [ARGUMENT...] --then STEP...
+       sheet_driver.py [--notifications LOG [--invoke ACTION]] --launch COMMAND [ARGUMENT...] --then STEP...
+
+With --notifications, a notification server of the tests' own (fake_notifications.py) serves the
+session bus first, logging each notification to LOG; with --invoke it chooses ACTION on the first
+notification that offers it.
 
 With --launch, COMMAND is what opens the sheet (`xdg-share --picker FILE`, a D-Bus client calling
 ShowPicker): the driver finds the sheet on the accessibility bus, runs the steps, waits for
@@ -25,6 +29,11 @@ Steps, run in order; the first that fails stops the sheet and ends the driver wi
   keys TEXT              type TEXT into the focused widget (xdotool), as a keyboard would
   wait-button NAME       wait until a push button named NAME appears
   wait-label TEXT        wait until a label whose text contains TEXT appears
+  actions                print `actions: ["Name", ...]`, the push buttons of the row named "Actions"
+  clipboard              print `clipboard: TEXT`, the text on the display's clipboard (xclip)
+  wait-gone              wait until the sheet has no window (on the accessibility bus and on X)
+  kill-command           with --launch: kill COMMAND (SIGKILL), as a caller that goes away
+  wait-sheet-end         wait until the sheet's process has ended (at most a minute)
   screenshot PATH        save the sheet's window as a PNG (xdotool finds it, ImageMagick's import
                          takes it)
   sleep SECONDS
@@ -47,6 +56,10 @@ SHEET = None
 # The sheet's process id when another program started it (--launch), from AT-SPI.
 SHEET_PID = None
 ERRORS = []
+# The command --launch started.
+LAUNCHED = None
+# The notification server of --notifications.
+NOTIFICATIONS = None
 
 
 def fail(message):
@@ -161,6 +174,36 @@ def press_key(keysym):
     subprocess.run(["xdotool", "key", "--clearmodifiers", keysym], check=True)
 
 
+def action_names(app):
+    """The names of the buttons in the row of actions; None while there is no such row."""
+    rows = descendants(app, lambda n: (n.name or "") == "Actions" and not role_is(n, pyatspi.ROLE_LABEL))
+    if not rows:
+        return None
+    return [b.name for b in descendants(rows[0], lambda n: role_is(n, pyatspi.ROLE_PUSH_BUTTON))]
+
+
+def sheet_process_alive():
+    if SHEET is not None:
+        return SHEET.poll() is None
+    try:
+        os.kill(SHEET_PID, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # A zombie (the launching command was killed and nobody reaped it yet) has ended.
+    try:
+        with open(f"/proc/{SHEET_PID}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def has_window(app):
+    frames = descendants(app, lambda n: role_is(n, pyatspi.ROLE_FRAME) or role_is(n, pyatspi.ROLE_WINDOW))
+    return bool(frames) or sheet_window() is not None
+
+
 def screenshot(path):
     # Animations and the accessibility tree run ahead of the paint.
     time.sleep(0.5)
@@ -220,6 +263,21 @@ def run_steps(app, steps):
                 f"a label with {text!r}",
                 lambda: descendants(app, lambda n: role_is(n, pyatspi.ROLE_LABEL) and text in (n.name or ""))
                 or None)
+        elif step == "actions":
+            names = wait_for("the row of actions", lambda: settled(lambda: action_names(app)))
+            print("actions: " + json.dumps(names), flush=True)
+        elif step == "clipboard":
+            text = subprocess.run(["xclip", "-o", "-selection", "clipboard"], capture_output=True,
+                                  text=True, timeout=10).stdout
+            print("clipboard: " + json.dumps(text), flush=True)
+        elif step == "wait-gone":
+            wait_for("the sheet's window to go", lambda: not sheet_process_alive() or not has_window(app))
+        elif step == "kill-command":
+            if LAUNCHED is None:
+                fail("kill-command needs --launch")
+            LAUNCHED.kill()
+        elif step == "wait-sheet-end":
+            wait_for("the sheet to end", lambda: not sheet_process_alive(), timeout=60)
         elif step == "screenshot":
             screenshot(argument())
         elif step == "sleep":
@@ -233,6 +291,8 @@ def launch(arguments):
     split = arguments.index("--then")
     command, steps = arguments[1:split], arguments[split + 1:]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    global LAUNCHED
+    LAUNCHED = process
     output = []
     reader = threading.Thread(
         target=lambda: output.extend(process.stdout.read().decode(errors="replace").splitlines()), daemon=True)
@@ -249,8 +309,9 @@ def launch(arguments):
     except subprocess.TimeoutExpired:
         process.kill()
         fail("the command did not end")
-    reader.join()
-    errors.join()
+    # A killed command may leave a child holding its pipes (the D-Bus service it started).
+    reader.join(timeout=5)
+    errors.join(timeout=5)
     print(f"exit-status: {status}", flush=True)
     for line in output:
         print(f"output: {line}", flush=True)
@@ -258,9 +319,29 @@ def launch(arguments):
         print(f"stderr: {error}", flush=True)
 
 
+def start_notifications(arguments):
+    """--notifications LOG [--invoke ACTION]: the tests' notification server; the rest."""
+    global NOTIFICATIONS
+    count = 4 if arguments[2:3] == ["--invoke"] else 2
+    server = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_notifications.py")
+    NOTIFICATIONS = subprocess.Popen([sys.executable, server] + arguments[1:count])
+    bus = subprocess.run
+    deadline = time.time() + TIMEOUT
+    while time.time() < deadline:
+        owned = bus(["dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus",
+                     "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner",
+                     "string:org.freedesktop.Notifications"], capture_output=True, text=True).stdout
+        if "boolean true" in owned:
+            return arguments[count:]
+        time.sleep(0.05)
+    fail("the notification server did not start")
+
+
 def main():
     global SHEET
     arguments = sys.argv[1:]
+    if arguments[:1] == ["--notifications"]:
+        arguments = start_notifications(arguments)
     if arguments[:1] == ["--launch"] and "--then" in arguments:
         launch(arguments)
         return

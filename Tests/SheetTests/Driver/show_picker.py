@@ -1,13 +1,15 @@
 #!/usr/bin/python3
 """Calls org.xdgshare.Share1.ShowPicker as an application would, and reports its Response.
 
-Usage: show_picker.py [--cancel-after SECONDS] XDG_SHARE PARENT FILE...
+Usage: show_picker.py [--cancel-after SECONDS | --disconnect-on FILE] XDG_SHARE PARENT FILE...
 
 Starts `XDG_SHARE daemon` on the session bus, subscribes to the request's signals before the
 call (handle_token), calls ShowPicker(PARENT, [{path: FILE}...], {handle_token}), and prints
 `handle: PATH`, then for each Response `response: CODE RESULTS-AS-JSON`; waits two seconds after
 the first for any other, then prints `responses: N` and stops the service. With --cancel-after, it calls the request's Cancel that
-long after ShowPicker answered.
+long after ShowPicker answered. With --disconnect-on, it closes its connection to the bus once FILE
+exists (a caller that goes away), prints `disconnected`, and waits for the service to end, which
+it does two seconds after its last request.
 """
 import json
 import os
@@ -35,13 +37,18 @@ def plain(value):
 def main():
     arguments = sys.argv[1:]
     cancel_after = None
+    disconnect_on = None
     if arguments[:1] == ["--cancel-after"]:
         cancel_after = float(arguments[1])
         arguments = arguments[2:]
+    elif arguments[:1] == ["--disconnect-on"]:
+        disconnect_on = arguments[1]
+        arguments = arguments[2:]
     executable, parent, files = arguments[0], arguments[1], arguments[2:]
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
-    bus = dbus.SessionBus()
-    daemon = subprocess.Popen([executable, "daemon", "--idle-timeout", "0"])
+    bus = dbus.SessionBus(private=disconnect_on is not None)
+    idle = "0" if disconnect_on is None else "2"
+    daemon = subprocess.Popen([executable, "daemon", "--idle-timeout", idle])
     deadline = time.time() + 10
     while not bus.name_has_owner("org.xdgshare.Share"):
         if time.time() > deadline:
@@ -70,9 +77,21 @@ def main():
             print("cancelled", flush=True)
             return False
         GLib.timeout_add(int(cancel_after * 1000), cancel)
+    if disconnect_on is not None:
+        def disconnect():
+            if not os.path.exists(disconnect_on):
+                return True
+            bus.close()
+            print("disconnected", flush=True)
+            loop.quit()
+            return False
+        GLib.timeout_add(50, disconnect)
     GLib.timeout_add(60000, loop.quit)
     loop.run()
     print(f"responses: {len(responses)}", flush=True)
+    if disconnect_on is not None:
+        daemon.wait(timeout=60)
+        return
     daemon.terminate()
     daemon.wait(timeout=10)
 

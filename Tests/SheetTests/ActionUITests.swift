@@ -1,0 +1,79 @@
+import Foundation
+import ShareTestSupport
+import Testing
+
+@testable import ShareHost
+
+/// Action extensions (`com.apple.ui-services`) in the picker: a row of their own, and what they
+/// return offered back to the user.
+@Suite(.serialized, .enabled(if: SheetHarness.missing.isEmpty, SheetHarness.skipReason))
+struct ActionUITests {
+  let desktop: TemporaryDesktop
+  let display: VirtualDisplay
+  let photo: String
+
+  init() throws {
+    desktop = try TemporaryDesktop(prefix: "xdg-share-actions")
+    try SheetHarness.prepare(desktop)
+    display = try VirtualDisplay()
+    try SheetUITests.service("Alpha").write(into: desktop.userExtensions)
+    try Self.action(
+      "Shout",
+      program: """
+        #!/bin/sh
+        cat > /dev/null
+        echo "$XDG_SHARE_SERVICE_ID" >> "$HOME/ran.txt"
+        echo '{"complete": {"returningItems": [{"attachments": [{"typeIdentifiers": ["public.plain-text"], "text": "LOUD AND CLEAR"}]}]}}'
+        """, into: desktop.userExtensions)
+    photo = desktop.files + "/photo.png"
+    try Data(tinyPNG).write(to: URL(fileURLWithPath: photo))
+  }
+
+  /// An action extension: the test service's bundle, its extension point `com.apple.ui-services`.
+  static func action(_ name: String, program: String, into directory: String) throws {
+    let bundle = try SheetUITests.service(name, program: program).write(into: directory)
+    let plist = "\(bundle)/Info.plist"
+    let text = try String(contentsOfFile: plist, encoding: .utf8).replacingOccurrences(
+      of: "com.apple.share-services", with: "com.apple.ui-services")
+    try text.write(toFile: plist, atomically: true, encoding: .utf8)
+  }
+
+  @Test func anActionIsInTheRowOfActionsAndWhatItReturnsIsCopied() throws {
+    let run = try desktop.runSheet(
+      [photo],
+      steps: [
+        "services", "actions", "press", "Shout", "wait-label", "Shout finished", "wait-label",
+        "LOUD AND CLEAR",
+        "buttons", "press", "Copy", "wait-button", "Copied", "clipboard", "key", "Escape",
+      ], display: display)
+    #expect(run.driverStatus == 0, "\(run.output)")
+    #expect(run.services == [["Alpha"]])
+    #expect(run.output.contains(#"actions: ["Shout"]"#), "\(run.output)")
+    #expect(run.buttons.first?.contains("Copy") == true, "\(run.buttons)")
+    #expect(run.output.contains(#"clipboard: "LOUD AND CLEAR""#), "\(run.output)")
+    #expect(run.exitStatus == 0)
+    let returned = run.results["returned-items"] as? [[String: Any]]
+    #expect(returned?.first?["text"] as? String == "LOUD AND CLEAR")
+    #expect(desktop.servicesRun == ["org.test.shout"])
+  }
+
+  @Test func searchFindsActionsAndEnterRunsTheFirstWhenNoServiceMatches() throws {
+    let run = try desktop.runSheet(
+      [photo],
+      steps: [
+        "type", "shou", "services", "actions", "key", "Return", "wait-label", "Shout finished", "key",
+        "Escape",
+      ],
+      display: display)
+    #expect(run.driverStatus == 0, "\(run.output)")
+    #expect(run.services == [[]])
+    #expect(run.output.contains(#"actions: ["Shout"]"#), "\(run.output)")
+    #expect(desktop.servicesRun == ["org.test.shout"])
+  }
+
+  @Test func theCommandLinePrintsWhatAnActionReturns() throws {
+    let run = try Tool.run(["--service", "org.test.shout", photo], on: desktop)
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput == "LOUD AND CLEAR\n")
+  }
+}
