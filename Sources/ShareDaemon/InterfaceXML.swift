@@ -106,11 +106,18 @@ enum InterfaceXML {
             0 completed (results: service-id, returned-items, request-id); 1 cancelled, by the user
             (closing the sheet before choosing counts) or by the service (results: message, and
             service-id and request-id once a service was chosen); 2 failed (results: message, and
-            service-id and request-id once a service was chosen). Cancel closes the sheet.
+            service-id and request-id once a service was chosen). Cancel closes the sheet (and
+            cancels what it runs). returned-items holds what the service returned, as in Request1's
+            Response; for an action extension (com.apple.ui-services) that is its result: a text,
+            a link or a file.
 
           Shows the share sheet: the services that accept @items, in the order the user needs;
-          the user chooses one, it runs, and the sheet shows its progress and outcome. Fails with
-          Failed when the sheet is not installed.
+          the user chooses one (a share service in the list, or an action in the row of actions),
+          it runs, and the sheet shows its progress and outcome. When the service says it has
+          posted (the plugin protocol's {"posted": {}}), the sheet's window goes at once and the
+          share goes on in the background, its progress in a desktop notification with a Cancel
+          action; Response comes when it ends. Cancel still cancels it; the caller leaving the bus
+          does not. Fails with Failed when the sheet is not installed.
           Added in version 2.
         -->
         <method name="ShowPicker">
