@@ -1,4 +1,5 @@
 import Foundation
+import SharePOSIX
 import ShareTestSupport
 import Testing
 
@@ -69,6 +70,28 @@ struct ActionUITests {
     #expect(run.services == [[]])
     #expect(run.output.contains(#"actions: ["Shout"]"#), "\(run.output)")
     #expect(desktop.servicesRun == ["org.test.shout"])
+  }
+
+  @Test func thePickerOptionPrintsWhatTheChosenActionReturns() throws {
+    var environment = desktop.environment
+    environment["DISPLAY"] = display.name
+    environment["GDK_BACKEND"] = "x11"
+    environment["GIO_USE_VFS"] = "local"
+    environment["ADW_DISABLE_PORTAL"] = "1"
+    let command =
+      ["dbus-run-session", "--", SheetHarness.python, SheetHarness.driverPath, "--launch"]
+      + [
+        Tool.path, "--picker", "--", photo, "--then", "press", "Shout", "wait-label", "Shout finished", "key",
+        "Escape",
+      ]
+    let run = DriverRun(
+      try CapturedRun.run(
+        command.map { Array($0.utf8) }, environment: environment, workingDirectory: Array(desktop.files.utf8))
+    )
+    #expect(run.driverStatus == 0, "\(run.output)")
+    #expect(run.exitStatus == 0)
+    let printed = run.output.split(separator: "\n").filter { $0.hasPrefix("output: ") }
+    #expect(printed == ["output: LOUD AND CLEAR"], "\(run.output)")
   }
 
   @Test func theCommandLinePrintsWhatAnActionReturns() throws {

@@ -77,6 +77,14 @@ struct BackgroundShareUITests {
     HistoryStore(stateHome: "\(desktop.root)/state").records().first { $0.serviceId == "org.test.posty" }
   }
 
+  @Test func withoutADisplayThePostedEventIsAcceptedAndTheShareRunsToItsEnd() throws {
+    let run = try Tool.run(["--service", "org.test.posty", photo], on: desktop)
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput.isEmpty)
+    #expect(desktop.servicesRun == ["org.test.posty"])
+    #expect(postyRecord?.status == .completed)
+  }
+
   @Test func postedClosesThePickerAndTheProgressShowsInANotification() throws {
     let run = try drive([SheetHarness.sheetPath, photo, "--then", "press", "Posty", "wait-gone"])
     #expect(run.exitStatus == 0, "\(run.output)")
