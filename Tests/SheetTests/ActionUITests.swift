@@ -94,6 +94,27 @@ struct ActionUITests {
     #expect(printed == ["output: LOUD AND CLEAR"], "\(run.output)")
   }
 
+  @Test func aReturnedFileIsSavedWhereTheUserSays() throws {
+    try Self.action(
+      "Render",
+      program: """
+        #!/bin/sh
+        cat > /dev/null
+        printf 'rendered\\n' > "$HOME/render.txt"
+        echo "{\\"complete\\": {\\"returningItems\\": [{\\"attachments\\": [{\\"typeIdentifiers\\": [\\"public.plain-text\\"], \\"url\\": \\"file://$HOME/render.txt\\"}]}]}}"
+        """, into: desktop.userExtensions)
+    // GTK's own save dialog opens in the working folder with the file's name; Enter accepts.
+    let run = try desktop.runSheet(
+      [photo],
+      steps: [
+        "press", "Render", "wait-label", "Render finished", "buttons", "press", "Save…", "sleep", "1", "key",
+        "Return", "wait-button", "Saved", "key", "Escape",
+      ], display: display)
+    #expect(run.driverStatus == 0, "\(run.output)")
+    #expect(run.buttons.first?.contains("Show in folder") == true, "\(run.buttons)")
+    #expect((try? String(contentsOfFile: desktop.files + "/render.txt", encoding: .utf8)) == "rendered\n")
+  }
+
   @Test func theCommandLinePrintsWhatAnActionReturns() throws {
     let run = try Tool.run(["--service", "org.test.shout", photo], on: desktop)
     #expect(run.status == 0, "\(run.standardError)")
