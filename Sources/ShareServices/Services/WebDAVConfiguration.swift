@@ -75,18 +75,22 @@ struct WebDAVConfiguration: Equatable, Sendable {
     if let server = setting("server") {
       guard let url = collectionURL(server, folder: setting("folder")) else {
         throw ShareError(
-          "The server's address is not an http:// or https:// address: \(server); change it: \(configureCommand)")
+          "The server's address is not an http:// or https:// address: \(server); change it: \(configureCommand)"
+        )
       }
-      configuration = WebDAVConfiguration(url: url, user: setting("user") ?? file?[group, "User"], origin: .settings)
+      configuration = WebDAVConfiguration(
+        url: url, user: setting("user") ?? file?[group, "User"], origin: .settings)
     } else if let file {
       guard let address = file[group, "URL"] else {
         throw ShareError.userCancelled(
-          "Upload to WebDAV is not set up: run \(configureCommand), or write the folder's address as URL= under [WebDAV] in \(shown)")
+          "Upload to WebDAV is not set up: run \(configureCommand), or write the folder's address as URL= under [WebDAV] in \(shown)"
+        )
       }
       guard let url = collectionURL(address, folder: setting("folder")) else {
         throw ShareError("The address in \(shown) is not an http:// or https:// address: \(address)")
       }
-      configuration = WebDAVConfiguration(url: url, user: setting("user") ?? file[group, "User"], origin: .file)
+      configuration = WebDAVConfiguration(
+        url: url, user: setting("user") ?? file[group, "User"], origin: .file)
     } else {
       throw ShareError.userCancelled(
         "Upload to WebDAV is not set up: run \(configureCommand) to give its server, folder and user")

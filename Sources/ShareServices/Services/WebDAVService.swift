@@ -42,7 +42,8 @@ public struct WebDAVService: ShareExtension {
     let configuration = try WebDAVConfiguration.load(
       settings: context.composition?.configuration ?? [:], environment: environment,
       programs: Programs(environment: environment),
-      keyring: KeyringPassword(service: Self.identifier, item: "password", label: "Upload to WebDAV password"))
+      keyring: KeyringPassword(service: Self.identifier, item: "password", label: "Upload to WebDAV password")
+    )
     let uploader = WebDAVUploader(configuration: configuration) { fraction, message in
       context.setProgress(fraction, message: message)
     }
@@ -198,7 +199,8 @@ struct WebDAVUploader: Sendable {
       case 300..<400:
         "The server sent the folder \(url.path) elsewhere (\(response.location ?? "no address")): "
           + "put that address in \(configuration.addressPlace)"
-      case 405, 501: "\(client.host) does not speak WebDAV at \(url.path): check the address in \(configuration.addressPlace)"
+      case 405, 501:
+        "\(client.host) does not speak WebDAV at \(url.path): check the address in \(configuration.addressPlace)"
       default: "The server answered \(Self.describe(status)) for the folder \(url.path)"
       }
     return ShareError(code: status, message: message)
