@@ -22,6 +22,9 @@ let package = Package(
     .systemLibrary(
       name: "CCurl", path: "Sources/System/CCurl", pkgConfig: "libcurl",
       providers: [.apt(["libcurl4-openssl-dev"])]),
+    .systemLibrary(
+      name: "CSecret", path: "Sources/System/CSecret", pkgConfig: "libsecret-1",
+      providers: [.apt(["libsecret-1-dev"])]),
 
     // The pure core: bundles, rules, type identifiers, registry. No C.
     .target(name: "ShareCore"),
@@ -42,6 +45,9 @@ let package = Package(
     // The only module that calls libcurl: HTTP for the services.
     .target(name: "ShareCurl", dependencies: ["CCurl"], path: "Sources/Wrappers/ShareCurl"),
 
+    // The only module that calls libsecret: passwords in the desktop's keyring.
+    .target(name: "ShareSecret", dependencies: ["CSecret"], path: "Sources/Wrappers/ShareSecret"),
+
     // The plugin protocol's messages, shared by the host and ShareKit.
     .target(name: "ShareProtocol"),
 
@@ -61,7 +67,9 @@ let package = Package(
     .target(name: "ShareKit", dependencies: ["ShareProtocol", "ShareCore"]),
 
     // The bundled share services, written with ShareKit, served by one executable.
-    .target(name: "ShareServices", dependencies: ["ShareKit", "ShareCore", "SharePOSIX", "ShareCurl"]),
+    .target(
+      name: "ShareServices",
+      dependencies: ["ShareKit", "ShareCore", "SharePOSIX", "ShareCurl", "ShareSecret"]),
     .executableTarget(name: "xdg-share-services", dependencies: ["ShareServices", "ShareKit"]),
 
     // File-manager integration: generated Share entries for every file manager.
@@ -97,6 +105,7 @@ let package = Package(
     .testTarget(
       name: "ShareGLibTests", dependencies: ["ShareGLib", "ShareCore", "SharePOSIX", "ShareTestSupport"]),
     .testTarget(name: "ShareKitTests", dependencies: ["ShareKit", "ShareProtocol", "ShareTestSupport"]),
+    .testTarget(name: "ShareSecretTests", dependencies: ["ShareSecret", "ShareTestSupport"]),
     .testTarget(name: "ShareServicesTests", dependencies: ["ShareServices", "ShareKit", "ShareTestSupport"]),
     .testTarget(
       name: "ShareDesktopTests", dependencies: ["ShareDesktop", "ShareCore", "ShareTestSupport"],

@@ -24,14 +24,17 @@ say() { printf '==> %s\n' "$*"; }
 
 # Debian packages, installed only when missing; `apt-get update` first, since a new machine starts
 # with empty package lists.
-# What building needs (GTK 4 and libadwaita for the share sheet), and what the bundled services
-# use at run time (xdg-email, xdg-open).
-build_packages=(pkg-config libglib2.0-dev libdbus-1-dev libcurl4-openssl-dev shared-mime-info libglib2.0-bin dbus
+# What building needs (GTK 4 and libadwaita for the share sheet, libsecret for the keyring), and
+# what the bundled services use at run time (xdg-email, xdg-open).
+build_packages=(pkg-config libglib2.0-dev libdbus-1-dev libcurl4-openssl-dev libsecret-1-dev shared-mime-info
+  libglib2.0-bin dbus
   xdg-utils man-db libgtk-4-dev libadwaita-1-dev adwaita-icon-theme)
 # The tests run real components: a private dbus-daemon and python3-dbus as an outside client,
 # desktop-file-validate, lighttpd as a WebDAV server, xclip under Xvfb, qrencode and zbarimg,
-# real file managers under Xvfb, and the share sheet driven through the accessibility bus (AT-SPI).
+# real file managers under Xvfb, the share sheet driven through the accessibility bus (AT-SPI), and
+# gnome-keyring as a real Secret Service on the private bus (secret-tool as a second client).
 test_packages=(dbus-daemon desktop-file-utils python3-dbus python3-gi xvfb xclip qrencode zbar-tools
+  gnome-keyring libsecret-tools
   at-spi2-core python3-pyatspi gir1.2-atspi-2.0
   lighttpd lighttpd-mod-webdav xdotool imagemagick tesseract-ocr thunar pcmanfm libfm-modules nemo caja caja-actions
   nautilus python3-nautilus librsvg2-common dolphin fonts-dejavu-core bash-completion)

@@ -182,9 +182,12 @@ struct WebDAVTests {
 
   @Test func setupProblemsAreClearMessages() throws {
     let file = try desktop.writeFile(named: "a.txt", contents: "a")
+    let notSetUp = try run([.file(file)])
+    // The user must act first: cancelled, not failed.
+    #expect(notSetUp.cancelCode == 3072)
     #expect(
-      try run([.file(file)]).cancelMessage
-        == "Upload to WebDAV is not set up: write the folder's address as URL= under [WebDAV] in \(configuration)"
+      notSetUp.cancelMessage
+        == "Upload to WebDAV is not set up: run xdg-share configure org.xdgshare.webdav to give its server, folder and user"
     )
     try configure("URL=ftp://example.org/\n")
     #expect(

@@ -1,9 +1,14 @@
 import FoundationEssentials
 import ShareKit
+import SharePOSIX
 
-/// Copy to Clipboard: texts and links as plain text, or files (and links) as a `text/uri-list`,
-/// through the session's clipboard program: `wl-copy` in a Wayland session, else `xclip` or
-/// `xsel` in an X11 session.
+/// Copy to Clipboard: texts and links as plain text, one image file as image data (`image/png`
+/// for a PNG, else the image's own MIME type: no converter is at hand), or files (and links) as a
+/// `text/uri-list`, through the session's clipboard program: `wl-copy` in a Wayland session, else
+/// `xclip` or `xsel` in an X11 session.
+///
+/// The clipboard programs serve one type each: an image is pasted as the picture, into an editor
+/// or a chat, rather than as the file's name.
 ///
 /// The programs stay running to serve the clipboard (each forks into the background); their
 /// output goes to the request's log. `xsel` offers plain text only, so with it a list of files
@@ -17,8 +22,13 @@ public struct ClipboardService: ShareExtension {
 
   public func perform(context: ExtensionContext) async throws {
     let environment = ServiceEnvironment()
-    let clip = try Self.clip(SharedContent(context.inputItems))
+    let content = SharedContent(context.inputItems)
+    var clip = try Self.clip(content)
     let tool = try Self.tool(environment: environment)
+    if case .image = clip.type, tool == .xsel {
+      // xsel offers text only: the file's URI as text, as before.
+      clip = try Self.uriList(content)
+    }
     context.setProgress(0.5, message: "Copying to the clipboard")
     let outcome = try Programs(environment: environment).launch(
       tool.arguments(for: clip.type).map { Array($0.utf8) }, input: clip.data, grace: Self.launchGrace)
@@ -34,6 +44,8 @@ public struct ClipboardService: ShareExtension {
     enum Kind: Equatable {
       case text
       case uriList
+      /// Image data of this MIME type.
+      case image(String)
     }
 
     var type: Kind
@@ -58,6 +70,22 @@ public struct ClipboardService: ShareExtension {
       throw ShareError(
         "The clipboard holds either text or files, not both: copy the text and the files separately")
     }
+    if content.things.count == 1, let file = content.files.first, let type = imageType(file) {
+      let data: [UInt8]
+      do {
+        let descriptor = try FileDescriptor.openForReading(file.path)
+        defer { descriptor.close() }
+        data = try descriptor.readToEnd()
+      } catch {
+        throw ShareError("Cannot read \(file.displayName): \(error.reason)")
+      }
+      return Clip(type: .image(type), data: data)
+    }
+    return try uriList(content)
+  }
+
+  /// The files' and links' URIs as a `text/uri-list`.
+  static func uriList(_ content: SharedContent) throws(ShareError) -> Clip {
     let uris = content.things.compactMap { thing -> String? in
       switch thing {
       case .file(let file): file.fileURL
@@ -66,6 +94,14 @@ public struct ClipboardService: ShareExtension {
       }
     }
     return Clip(type: .uriList, data: Array(uris.map { $0 + "\r\n" }.joined().utf8))
+  }
+
+  /// The MIME type of an image file, or `nil` for any other file: `image/png` when it starts as a
+  /// PNG does, else the first `image/…` type the host registered it under.
+  static func imageType(_ file: SharedFile) -> String? {
+    let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    if FileSystem.readPrefix(of: file.path, count: signature.count) == signature { return "image/png" }
+    return file.typeIdentifiers.first { $0.hasPrefix("image/") && !$0.contains(" ") }
   }
 
   /// A clipboard program.
@@ -87,8 +123,10 @@ public struct ClipboardService: ShareExtension {
       switch (self, type) {
       case (.wlCopy, .text): ["wl-copy", "--type", "text/plain;charset=utf-8"]
       case (.wlCopy, .uriList): ["wl-copy", "--type", "text/uri-list"]
+      case (.wlCopy, .image(let type)): ["wl-copy", "--type", type]
       case (.xclip, .text): ["xclip", "-selection", "clipboard", "-in"]
       case (.xclip, .uriList): ["xclip", "-selection", "clipboard", "-target", "text/uri-list", "-in"]
+      case (.xclip, .image(let type)): ["xclip", "-selection", "clipboard", "-target", type, "-in"]
       case (.xsel, _): ["xsel", "--clipboard", "--input"]
       }
     }

@@ -6,7 +6,9 @@ import SharePOSIX
 /// Save to Folder: copies the shared files into a folder, never replacing a file there; texts
 /// become `Text.txt` and links `<host>.desktop` link files. Returns the new files' paths.
 ///
-/// The folder is `Folder=` in `$XDG_CONFIG_HOME/xdg-share/save-to-folder.ini`:
+/// The folder is the `folder` configuration item, when the user chose one in the compose sheet or
+/// with `xdg-share configure org.xdgshare.save-to-folder`; else `Folder=` in
+/// `$XDG_CONFIG_HOME/xdg-share/save-to-folder.ini`:
 ///
 /// ```ini
 /// [Save to Folder]
@@ -30,86 +32,14 @@ public struct SaveToFolderService: ShareExtension {
     let content = SharedContent(context.inputItems)
     guard !content.isEmpty else { throw ShareError("Nothing to save: no files, links or texts were shared") }
     let sources = try FolderSaver.sources(for: content)
-    let folder = try Self.destination(environment: environment)
+    let folder = try Self.destination(
+      chosen: context.composition?.configuration["folder"], environment: environment)
     let saver = FolderSaver(folder: folder, displayFolder: environment.abbreviated(folder)) {
       fraction, message in
       context.setProgress(fraction, message: message)
     }
     let saved = try saver.save(sources)
     context.completeRequest(returningItems: [ExtensionItem(attachments: saved)])
-  }
-
-  /// The folder to save into. The desktop's Public folder is created when it is missing; a folder
-  /// the user configured must exist, so that a typing mistake in `Folder=` does not scatter files
-  /// into a new folder nobody looks at.
-  static func destination(environment: ServiceEnvironment) throws -> String {
-    let configuration = environment.configFile("save-to-folder.ini")
-    let configured = try KeyFile.load(configuration)?["Save to Folder", "Folder"]
-    let folder = configured.map(environment.expandingHome) ?? publicShareFolder(environment: environment)
-    var isDirectory = false
-    if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
-      guard isDirectory else {
-        throw ShareError("Cannot save into \(environment.abbreviated(folder)): it is a file, not a folder")
-      }
-      return folder
-    }
-    if configured != nil {
-      throw ShareError(
-        "The folder \(environment.abbreviated(folder)) set in \(environment.abbreviated(configuration)) does not exist"
-      )
-    }
-    do {
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    } catch {
-      throw ShareError(
-        "Cannot create the folder \(environment.abbreviated(folder)): \(Self.reason(error))")
-    }
-    return folder
-  }
-
-  /// `XDG_PUBLICSHARE_DIR` from `user-dirs.dirs`, else `~/Public`. A folder set to the home
-  /// folder itself means "disabled", as `xdg-user-dir` reads it.
-  static func publicShareFolder(environment: ServiceEnvironment) -> String {
-    let fallback = environment.home + "/Public"
-    guard let data = FileManager.default.contents(atPath: environment.configHome + "/user-dirs.dirs"),
-      let text = String(data: data, encoding: .utf8)
-    else { return fallback }
-    for line in text.split(whereSeparator: \.isNewline) {
-      let line = line.trimmingSpaces()
-      guard line.hasPrefix("XDG_PUBLICSHARE_DIR="), let value = userDirsValue(line.dropFirst(20)) else {
-        continue
-      }
-      let folder = value.hasPrefix("$HOME") ? environment.home + value.dropFirst(5) : value
-      guard folder.hasPrefix("/") else { return fallback }
-      let trimmed = folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
-      return trimmed == environment.home ? fallback : trimmed
-    }
-    return fallback
-  }
-
-  /// A `user-dirs.dirs` value: `"$HOME/Public"`, in double quotes, with backslash escapes.
-  static func userDirsValue(_ raw: Substring) -> String? {
-    guard raw.hasPrefix("\""), raw.count >= 2, raw.hasSuffix("\"") else { return nil }
-    var value = ""
-    var escaped = false
-    for character in raw.dropFirst().dropLast() {
-      if escaped {
-        value.append(character)
-        escaped = false
-      } else if character == "\\" {
-        escaped = true
-      } else {
-        value.append(character)
-      }
-    }
-    return value
-  }
-
-  static func reason(_ error: any Error) -> String {
-    if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
-      return SystemError(call: "mkdir", errno: underlying.code.rawValue).reason
-    }
-    return ShareError.report(for: error).message
   }
 }
 

@@ -20,6 +20,8 @@ struct WebDAVClient: Sendable {
   }
 
   let credentials: HTTPCredentials?
+  /// Where the user corrects the address, for messages.
+  let addressPlace: String
   /// The server's name for messages.
   let host: String
   /// One session for every request, so that they share a connection.
@@ -28,6 +30,7 @@ struct WebDAVClient: Sendable {
   init(configuration: WebDAVConfiguration) {
     credentials = configuration.user.map { HTTPCredentials(user: $0, password: configuration.password ?? "") }
     host = configuration.url.host ?? configuration.url.absoluteString
+    addressPlace = configuration.addressPlace
   }
 
   /// Sends one request and waits for the answer; `progress` hears the body bytes sent so far.
@@ -62,9 +65,9 @@ struct WebDAVClient: Sendable {
   func describe(_ error: HTTPError, body: Body = .none) -> String {
     switch error {
     case .couldNotConnect, .connectionLost:
-      return "Cannot connect to \(host): is the server running, and the address in webdav.ini right?"
+      return "Cannot connect to \(host): is the server running, and the address in \(addressPlace) right?"
     case .couldNotResolve:
-      return "Cannot find the server \(host): check the address in webdav.ini and the network"
+      return "Cannot find the server \(host): check the address in \(addressPlace) and the network"
     case .timedOut:
       return "\(host) did not answer in time"
     case .insecure:

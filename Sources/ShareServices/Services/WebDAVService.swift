@@ -5,8 +5,9 @@ import SharePOSIX
 import Synchronization
 
 /// Upload to WebDAV / Nextcloud: PUTs the shared files into a WebDAV folder (Nextcloud,
-/// ownCloud, any WebDAV server) set in `$XDG_CONFIG_HOME/xdg-share/webdav.ini` (see
-/// ``WebDAVConfiguration``), with progress; returns each file's URL.
+/// ownCloud, any WebDAV server) set in its configuration items, the password in the keyring, or
+/// in an older `$XDG_CONFIG_HOME/xdg-share/webdav.ini` (see ``WebDAVConfiguration``), with
+/// progress; returns each file's URL.
 ///
 /// The folder is created (MKCOL, with its missing parents) when it does not exist. A file is
 /// never overwritten: a name the server has (HEAD) is skipped, and the PUT carries
@@ -39,7 +40,10 @@ public struct WebDAVService: ShareExtension {
       sizes.append(status.size)
     }
     let configuration = try WebDAVConfiguration.load(
-      environment: environment, programs: Programs(environment: environment))
+      settings: context.composition?.configuration ?? [:], environment: environment,
+      programs: Programs(environment: environment),
+      keyring: KeyringPassword(service: Self.identifier, item: "password", label: "Upload to WebDAV password")
+    )
     let uploader = WebDAVUploader(configuration: configuration) { fraction, message in
       context.setProgress(fraction, message: message)
     }
@@ -108,7 +112,7 @@ struct WebDAVUploader: Sendable {
       let existing = try await client.send("HEAD", target)
       switch existing.status {
       case 200..<300: continue
-      case 401: throw Self.refusedCredentials
+      case 401: throw refusedCredentials
       default: break
       }
       let descriptor: FileDescriptor
@@ -140,7 +144,7 @@ struct WebDAVUploader: Sendable {
       "PROPFIND", url, headers: ["Depth": "0", "Content-Type": "application/xml; charset=utf-8"])
     switch found.status {
     case 200..<300: return
-    case 401: throw Self.refusedCredentials
+    case 401: throw refusedCredentials
     case 404: try await makeCollection(url, depth: depth)
     default: throw failure(found, reaching: url)
     }
@@ -150,7 +154,7 @@ struct WebDAVUploader: Sendable {
     let made = try await client.send("MKCOL", url)
     switch made.status {
     case 200..<300, 405: return  // 405: it exists (made meanwhile).
-    case 401: throw Self.refusedCredentials
+    case 401: throw refusedCredentials
     case 409 where depth < 32 && url.path != "/":
       // A parent is missing: make it, then this one.
       try await makeCollection(url.deletingLastPathComponent(), depth: depth + 1)
@@ -162,15 +166,17 @@ struct WebDAVUploader: Sendable {
     }
   }
 
-  static let refusedCredentials = ShareError(
-    code: 401,
-    message: "The server refused the user name or password: check User= and the password in webdav.ini")
+  var refusedCredentials: ShareError {
+    ShareError(
+      code: 401,
+      message: "The server refused the user name or password: \(configuration.credentialsAdvice)")
+  }
 
   private func failure(_ response: WebDAVClient.Response, uploading name: String) -> ShareError {
     let status = response.status
     let message =
       switch status {
-      case 401: Self.refusedCredentials.message
+      case 401: refusedCredentials.message
       case 403: "The server does not allow uploads to \(folderName)"
       case 404, 409: "The folder \(folderName) does not exist on the server"
       case 400: "The server refused the name \(name)"
@@ -179,7 +185,7 @@ struct WebDAVUploader: Sendable {
       case 507: "The server has no space left for \(name)"
       case 300..<400:
         "The server sent the upload elsewhere (\(response.location ?? "no address")): "
-          + "put that address in webdav.ini"
+          + "put that address in \(configuration.addressPlace)"
       default: "The server answered \(Self.describe(status)) to the upload of \(name)"
       }
     return ShareError(code: status, message: message)
@@ -192,8 +198,9 @@ struct WebDAVUploader: Sendable {
       case 403: "The server does not allow access to the folder \(url.path)"
       case 300..<400:
         "The server sent the folder \(url.path) elsewhere (\(response.location ?? "no address")): "
-          + "put that address in webdav.ini"
-      case 405, 501: "\(client.host) does not speak WebDAV at \(url.path): check the address in webdav.ini"
+          + "put that address in \(configuration.addressPlace)"
+      case 405, 501:
+        "\(client.host) does not speak WebDAV at \(url.path): check the address in \(configuration.addressPlace)"
       default: "The server answered \(Self.describe(status)) for the folder \(url.path)"
       }
     return ShareError(code: status, message: message)

@@ -85,11 +85,17 @@ struct ServiceRun {
 /// Runs bundled services as the host does: the bundle's `share` directly, in the bundle's folder,
 /// with the request on standard input and the `XDG_SHARE_*` variables set.
 enum ServiceRunner {
-  static func request(_ id: String, _ attachments: [RequestAttachment]) throws -> [UInt8] {
-    let request: [String: Any] = [
+  /// The request the host writes; `configuration`, when given, as the compose sheet's values.
+  static func request(
+    _ id: String, _ attachments: [RequestAttachment], configuration: [String: String]? = nil
+  ) throws -> [UInt8] {
+    var request: [String: Any] = [
       "version": 1, "requestId": UUID().uuidString.lowercased(), "serviceId": id,
       "inputItems": [["attachments": attachments.map(\.json)]], "userInfo": [String: Any](),
     ]
+    if let configuration {
+      request["compose"] = ["contentText": "", "configuration": configuration]
+    }
     return Array(try JSONSerialization.data(withJSONObject: request)) + [UInt8(ascii: "\n")]
   }
 
@@ -112,7 +118,8 @@ enum ServiceRunner {
   ///   once it has exited (a clipboard owner must live on).
   static func run(
     _ id: String, _ attachments: [RequestAttachment], on desktop: TemporaryDesktop,
-    environment extra: [String: String] = [:], stopLeftovers: Bool = true, timeLimit: Double = 120
+    environment extra: [String: String] = [:], configuration: [String: String]? = nil,
+    stopLeftovers: Bool = true, timeLimit: Double = 120
   ) throws -> ServiceRun {
     let bundle = desktop.bundle(id)
     let log = "\(desktop.root)/service-\(UUID().uuidString).log"
@@ -122,7 +129,7 @@ enum ServiceRunner {
       workingDirectory: Array(bundle.utf8), standardInput: .pipe, standardOutput: .pipe,
       standardError: .descriptor(logDescriptor), newProcessGroup: true)
     logDescriptor.close()
-    let input = try request(id, attachments)
+    let input = try request(id, attachments, configuration: configuration)
     Thread.detachNewThread {
       try? child.standardInput?.write(input)
       child.standardInput?.close()
