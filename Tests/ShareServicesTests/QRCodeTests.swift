@@ -113,9 +113,15 @@ struct QRCodeTests {
     try child.standardInput?.write(try ServiceRunner.request(id, [.text("hello")]))
     child.standardInput?.close()
     let started = "\(fakes.records)/qrencode/started"
+    // The shell creates the file before `echo` writes the number into it: wait for the number.
+    func startedPID() -> Int32? {
+      (try? String(contentsOfFile: started, encoding: .utf8)).flatMap {
+        Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+      }
+    }
     let deadline = Date().addingTimeInterval(10)
-    while !FileManager.default.fileExists(atPath: started), Date() < deadline { usleep(10_000) }
-    try #require(FileManager.default.fileExists(atPath: started))
+    while startedPID() == nil, Date() < deadline { usleep(10_000) }
+    let qrencode = try #require(startedPID())
     let stopped = Date()
     child.signal(Signal.terminate)
     let termination = child.wait(timeout: 5)
@@ -126,9 +132,6 @@ struct QRCodeTests {
     #expect(Date().timeIntervalSince(stopped) < 2)
     #expect(try Bytes.names(in: "\(desktop.root)/cache/xdg-share/qr").isEmpty)
     #expect(fakes.callCount("xdg-open") == 0)
-    let qrencode = try #require(
-      Int32(
-        try String(contentsOfFile: started, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
     #expect(Self.hasEnded(qrencode), "qrencode (pid \(qrencode)) outlived the request")
   }
 
