@@ -116,7 +116,8 @@ import Testing
     #expect(outcome.service == nil)
     #expect(
       outcome.problems.withoutPositions == [
-        BundleProblem(file: plist, key: "Title", kind: .unexpectedValue(expected: .string, found: .integer(3))),
+        BundleProblem(
+          file: plist, key: "Title", kind: .unexpectedValue(expected: .string, found: .integer(3))),
         BundleProblem(
           file: plist, key: "MaximumCharacters",
           kind: .unexpectedValue(expected: .nonNegativeInteger, found: .string("many"))),
@@ -124,7 +125,8 @@ import Testing
           file: plist, key: "ConfigurationItems",
           kind: .unexpectedValue(expected: .dictionary, found: .string("visibility"))),
         BundleProblem(
-          file: plist, key: "Choices", kind: .unexpectedValue(expected: .arrayOfStrings, found: .string("Public"))),
+          file: plist, key: "Choices",
+          kind: .unexpectedValue(expected: .arrayOfStrings, found: .string("Public"))),
         BundleProblem(
           file: plist, key: "Secure", kind: .unexpectedValue(expected: .boolean, found: .string("maybe"))),
       ])
@@ -160,7 +162,8 @@ import Testing
           file: plist, key: "Identifier",
           kind: .unexpectedValue(expected: .configurationIdentifier, found: .string("a=b"))),
         BundleProblem(
-          file: plist, key: "Choices", kind: .unexpectedValue(expected: .nonEmptyArrayOfStrings, found: .array([]))),
+          file: plist, key: "Choices",
+          kind: .unexpectedValue(expected: .nonEmptyArrayOfStrings, found: .array([]))),
       ])
     #expect(
       Diagnostics.message(for: .duplicateIdentifier("v", firstIndex: 0))
@@ -183,7 +186,8 @@ import Testing
     #expect(
       outcome.problems.withoutPositions == [
         BundleProblem(file: plist, key: "Titel", kind: .unknownKey(suggestion: "Title"), severity: .warning),
-        BundleProblem(file: plist, key: "Defaults", kind: .unknownKey(suggestion: "Default"), severity: .warning),
+        BundleProblem(
+          file: plist, key: "Defaults", kind: .unknownKey(suggestion: "Default"), severity: .warning),
         BundleProblem(
           file: plist, key: "XDGShareComposeSheets", kind: .unknownKey(suggestion: "XDGShareComposeSheet"),
           severity: .warning),

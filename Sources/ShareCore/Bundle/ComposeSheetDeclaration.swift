@@ -141,7 +141,8 @@ extension ManifestReader {
     let identifier = requiredString(item, Key.identifier)
     if let identifier, !InfoPlistForm.isConfigurationIdentifier(identifier) {
       report(
-        Key.identifier, in: item, .unexpectedValue(expected: .configurationIdentifier, found: .string(identifier)))
+        Key.identifier, in: item,
+        .unexpectedValue(expected: .configurationIdentifier, found: .string(identifier)))
       return nil
     }
     let title = requiredString(item, Key.title)
@@ -155,7 +156,8 @@ extension ManifestReader {
     }
     let defaultValue = string(item, Key.defaultValue)
     if let defaultValue, let choices, !choices.isEmpty, !choices.contains(defaultValue) {
-      report(Key.defaultValue, in: item, .unexpectedValue(expected: .oneOf(choices), found: .string(defaultValue)))
+      report(
+        Key.defaultValue, in: item, .unexpectedValue(expected: .oneOf(choices), found: .string(defaultValue)))
     }
     let isSecure = boolean(item, Key.secure) ?? false
     guard let identifier, let title else { return nil }
