@@ -1,4 +1,5 @@
 import Foundation
+import SharePOSIX
 import ShareTestSupport
 import Testing
 
@@ -224,5 +225,73 @@ import Testing
     let compose = try #require(try compose(of: "org.example.micro"))
     #expect(compose["contentText"] as? String == "edited")
     #expect(compose["configuration"] as? [String: String] == ["visibility": "Public"])
+  }
+}
+
+/// `configure` on a terminal: a pseudo-terminal driven by Python's `pty`.
+@Suite struct ConfigureOnATerminalTests {
+  let desktop: TemporaryDesktop
+
+  init() throws {
+    desktop = try TemporaryDesktop()
+  }
+
+  /// Runs `xdg-share configure ID` on a pseudo-terminal, typing each of `answers` once the output
+  /// has gone quiet; returns everything the terminal showed and the exit status.
+  func configure(_ id: String, answers: [String]) throws -> (transcript: String, status: Int32) {
+    let driver = """
+      import os, pty, sys, time, select
+      pid, fd = pty.fork()
+      if pid == 0:
+          os.execv(sys.argv[1], sys.argv[1:])
+      out = b""
+      def drain(timeout):
+          global out
+          while True:
+              ready, _, _ = select.select([fd], [], [], timeout)
+              if not ready: return True
+              try: chunk = os.read(fd, 4096)
+              except OSError: return False
+              if not chunk: return False
+              out += chunk
+      for answer in sys.stdin.read().split("\\n")[:-1]:
+          if not drain(0.5): break
+          os.write(fd, answer.encode() + b"\\n")
+      drain(2)
+      _, status = os.waitpid(pid, 0)
+      sys.stdout.write(out.decode("utf-8", "replace"))
+      sys.exit(os.waitstatus_to_exitcode(status))
+      """
+    let run = try CapturedRun.run(
+      ["/usr/bin/python3", "-c", driver, Tool.path, "configure", id].map { Array($0.utf8) },
+      environment: desktop.environment, workingDirectory: Array(desktop.files.utf8),
+      input: Array(answers.map { $0 + "\n" }.joined().utf8))
+    return (String(decoding: run.standardOutput, as: UTF8.self), run.status)
+  }
+
+  @Test func eachItemIsAskedWithItsChoicesAndCurrentValue() throws {
+    try BundleFixture(
+      id: "org.example.micro", name: "Micro", ruleXML: BundleFixture.predicate("TRUEPREDICATE"),
+      extraXML: """
+        <key>XDGShareComposeSheet</key><dict><key>ConfigurationItems</key><array>
+          \(ComposeTests.visibility)
+          \(ComposeTests.item("server", "Server", "<key>Default</key><string>https://old/</string>"))
+          \(ComposeTests.item("password", "Password", "<key>Secure</key><true/>"))
+        </array></dict>
+        """, program: ComposeTests.program
+    ).write(into: desktop.userExtensions)
+    // A wrong answer, then a number; Enter keeps the server; the password is typed unseen.
+    let (transcript, _) = try configure("org.example.micro", answers: ["7", "1", "", "s3cret"])
+    #expect(transcript.contains("Visibility\r\n  1. Public\r\n  2. Followers\r\nVisibility [Followers]: "))
+    #expect(transcript.contains("'7' is none of them: type a number from 1 to 2, or the choice itself"))
+    #expect(transcript.contains("Server [https://old/]: "))
+    #expect(transcript.contains("Password (kept in the Secret Service, typed without echo)"))
+    #expect(!transcript.contains("s3cret"))
+    let remembered = try String(
+      contentsOfFile: "\(desktop.root)/config/xdg-share/configuration/org.example.micro.json", encoding: .utf8
+    )
+    #expect(remembered.contains(#""visibility" : "Public""#))
+    #expect(remembered.contains(#""server" : "https://old/""#))
+    #expect(!remembered.contains("s3cret"))
   }
 }
