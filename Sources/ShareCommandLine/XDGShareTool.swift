@@ -1,14 +1,19 @@
 import ShareCore
+public import ShareHost
 
 /// The `xdg-share` program: parses argv and runs one command.
 public enum XDGShareTool {
   /// Runs the command line `arguments` (without the program name) and returns the exit code.
   ///
-  /// - Parameter daemon: starts the D-Bus service for `xdg-share daemon`.
+  /// - Parameters:
+  ///   - daemon: starts the D-Bus service for `xdg-share daemon`.
+  ///   - secrets: where secure configuration values are kept (the Secret Service); without one,
+  ///     they are asked for each time and never kept.
   public static func run(
-    arguments: [[UInt8]], environment: [String: String], output: Output = .standard, daemon: DaemonLauncher
+    arguments: [[UInt8]], environment: [String: String], output: Output = .standard, daemon: DaemonLauncher,
+    secrets: any SecretStore = UnavailableSecretStore()
   ) -> Int32 {
-    let context = ToolContext(environment: environment, output: output)
+    let context = ToolContext(environment: environment, output: output, secrets: secrets)
     let command: Command
     do {
       command = try Parser.parse(arguments)
@@ -54,6 +59,8 @@ public enum XDGShareTool {
       code = .success
     case .new(let options):
       code = NewCommand.run(options, context: context)
+    case .configure(let id, let settings):
+      code = ConfigureCommand.run(id: id, settings: settings, context: context)
     }
     return code.rawValue
   }

@@ -32,7 +32,7 @@ final class RequestTable {
   /// signals can only follow it.
   func share(
     _ message: DBusMessage, catalog: ServiceCatalog, history: HistoryStore, environment: [String: String],
-    limits: Limits, stopping: Bool, waker: Waker
+    compose: ComposeStep, limits: Limits, stopping: Bool, waker: Waker
   ) throws(BusError) -> (reply: DBusMessage, start: () -> Void) {
     let arguments = message.arguments()
     guard case .string(let serviceID) = arguments[0] else {
@@ -42,6 +42,22 @@ final class RequestTable {
     let sender = message.sender ?? ""
     let path = try admit(sender: sender, options: arguments[2], limits: limits, stopping: stopping)
     guard let service = catalog.registry.service(withID: serviceID) else { throw .noSuchService(serviceID) }
+    if service.composeSheet != nil {
+      // The rule now, so that a refusal is this call's error; the sheet once the handle is out.
+      let selection: PreparedSelection
+      do {
+        selection = try PreparedSelection(items, types: catalog.types, inspector: GIOFileInspector())
+      } catch {
+        throw BusError(.unreadableFiles(error.problems))
+      }
+      if let rejection = service.rule.rejection(of: selection.attachments, types: catalog.types) {
+        throw BusError(.notAccepted(service: service, rejection: rejection))
+      }
+      let start = composeThenShare(
+        path: path, service: service, selection: selection, types: catalog.types, history: history,
+        environment: environment, step: compose, waker: waker, owner: sender)
+      return (message.reply([.objectPath(path)]), start)
+    }
     let session: ShareSession
     do {
       session = try ShareSession(
@@ -174,6 +190,8 @@ final class RequestTable {
 struct ActiveRequest {
   enum Work {
     case share(ShareSession)
+    /// A share whose compose sheet comes first.
+    case composing(ComposingShare)
     /// The share sheet's process (`ShowPicker`).
     case picker(ChildProcess)
   }
@@ -186,6 +204,7 @@ struct ActiveRequest {
   func cancel() {
     switch work {
     case .share(let session): session.cancel()
+    case .composing(let share): share.cancel()
     case .picker(let process): process.signal(Signal.terminate)
     }
   }

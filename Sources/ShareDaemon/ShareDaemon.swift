@@ -3,7 +3,7 @@ import ShareCore
 import ShareDBus
 import ShareDesktop
 import ShareGLib
-import ShareHost
+public import ShareHost
 import SharePOSIX
 
 /// `xdg-share daemon`: owns `org.xdgshare.Share` on the session bus, answers queries from the
@@ -34,10 +34,15 @@ public final class ShareDaemon {
     public var maximumRequests = 256
     /// Bytes the reply cache may hold.
     public var replyCacheCapacity = 1 << 20
+    /// Where secure configuration values of compose sheets are kept (the Secret Service).
+    public var secrets: any SecretStore
 
-    public init(environment: [String: String], idleTimeout: Double) {
+    public init(
+      environment: [String: String], idleTimeout: Double, secrets: any SecretStore = UnavailableSecretStore()
+    ) {
       self.environment = environment
       self.idleTimeout = idleTimeout
+      self.secrets = secrets
     }
   }
 
@@ -233,6 +238,10 @@ public final class ShareDaemon {
       try Self.expect(message, "saa{sv}a{sv}", names: "(s service_id, aa{sv} items, a{sv} options)")
       let (reply, start) = try requests.share(
         message, catalog: catalog, history: history, environment: configuration.environment,
+        compose: ComposeStep(
+          configuration: ConfigurationStore(
+            configHome: SearchPaths(environment: configuration.environment).configHome),
+          secrets: configuration.secrets),
         limits: .init(
           perCaller: configuration.maximumRequestsPerCaller, total: configuration.maximumRequests),
         stopping: stopping, waker: loop.waker)

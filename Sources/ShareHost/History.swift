@@ -21,6 +21,9 @@ public struct HistoryRecord: Codable, Equatable, Sendable {
   /// The process that ran the request (`xdg-share` or the D-Bus service), so that a record left
   /// "running" by a host that died can be told from one still running.
   public var host: Int32?
+  /// The request's `compose` without its secure values, which are never written here: what
+  /// `retry` sends again.
+  public var compose: ComposePayload?
 
   public enum Status: String, Codable, Sendable {
     case running

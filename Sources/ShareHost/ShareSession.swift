@@ -44,7 +44,8 @@ public final class ShareSession: Sendable {
     let record = HistoryRecord(
       id: requestID, serviceId: service.id, serviceName: service.name,
       items: selection.items.map { RecordedItem($0.item) }, started: Date(), status: .running,
-      log: history.logPath(for: requestID), host: ProcessStatus.currentProcess)
+      log: history.logPath(for: requestID), host: ProcessStatus.currentProcess,
+      compose: compose.map { Self.withoutSecrets($0, of: service) })
     do {
       try history.save(record)
     } catch {
@@ -77,6 +78,14 @@ public final class ShareSession: Sendable {
   }
 
   public var id: String { request.requestId }
+
+  /// `compose` without the values of the service's secure items, as history keeps it.
+  public static func withoutSecrets(_ compose: ComposePayload, of service: ShareService) -> ComposePayload {
+    let secure = service.composeSheet?.secureIdentifiers ?? []
+    return ComposePayload(
+      contentText: compose.contentText,
+      configuration: compose.configuration.filter { !secure.contains($0.key) })
+  }
 
   /// Runs the plugin to its end and records the outcome, calling `progress` for each progress
   /// event and `posted` when the plugin's sheet is gone and the work goes on in the background.

@@ -42,4 +42,14 @@ public enum SheetProgram {
     }
     return arguments + [Array("--".utf8)] + files
   }
+
+  /// The sheet's arguments for the compose sheet of `service` before sharing `items`, writing
+  /// its ``ComposeLine`` on descriptor 3 (see ``SheetComposePrompt``).
+  public static func composeArguments(
+    program: String, service: String, items: [ShareItem], parent: String
+  ) -> [[UInt8]] {
+    var arguments = Self.arguments(program: program, items: items, parent: parent, resultDescriptor: 3)
+    arguments.insert(contentsOf: [Array("--compose".utf8), Array(service.utf8)], at: 1)
+    return arguments
+  }
 }

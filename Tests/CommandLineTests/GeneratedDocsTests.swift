@@ -19,7 +19,8 @@ func programPath(_ name: String) -> String? {
   /// Every command, hidden ones too; `everyCommandIsAHelpTopic` in the completion tests keeps this
   /// list the table's.
   static let commands = [
-    "share", "list", "new", "validate", "install", "uninstall", "history", "retry", "group", "daemon",
+    "share", "list", "new", "validate", "install", "uninstall", "configure", "history", "retry", "group",
+    "daemon",
     "register", "unregister", "completion", "man",
   ]
 

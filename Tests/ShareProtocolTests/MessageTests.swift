@@ -237,3 +237,69 @@ private func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
         == .array([.bool(true), .number(1), .string("1"), .null]))
   }
 }
+
+/// The request's `compose` object, as `docs/plugin-protocol.md` and the schema give it.
+@Suite struct ComposeRequestTests {
+  static let request = PluginRequest(
+    requestId: "r", serviceId: "org.example.micro",
+    inputItems: [ItemPayload(attributedContentText: "Look at this", attachments: [])],
+    compose: ComposePayload(
+      contentText: "Look at this",
+      configuration: ["visibility": "Followers", "server": "https://dav.example/", "password": "…"]))
+
+  /// The object of the documentation's compose section, as written there.
+  @Test func decodesTheDocumentedCompose() throws {
+    let json = """
+      {"version": 1, "requestId": "r", "serviceId": "org.example.micro",
+       "inputItems": [{"attributedContentText": "Look at this", "attachments": []}],
+       "compose": {
+         "contentText": "Look at this",
+         "configuration": {"visibility": "Followers", "server": "https://dav.example/", "password": "…"}
+       }}
+      """
+    #expect(try decode(PluginRequest.self, json) == Self.request)
+  }
+
+  /// What the host writes, byte for byte with sorted keys: `compose` is a top-level member.
+  @Test func encodesAsTheGoldenLine() throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    #expect(
+      String(decoding: try encoder.encode(Self.request), as: UTF8.self)
+        == #"{"compose":{"configuration":{"password":"…","server":"https://dav.example/","visibility":"Followers"},"#
+        + #""contentText":"Look at this"},"inputItems":[{"attachments":[],"attributedContentText":"Look at this"}],"#
+        + #""requestId":"r","serviceId":"org.example.micro","userInfo":{},"version":1}"#)
+  }
+
+  /// Without a declared sheet there is no `compose` member at all.
+  @Test func aRequestWithoutComposeHasNoMember() throws {
+    var request = Self.request
+    request.compose = nil
+    let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(request)) as? [String: Any]
+    #expect(object?["compose"] == nil)
+    #expect(try roundTrip(request) == request)
+  }
+
+  /// The schema's `compose`: an object of a string and an object of strings, the members the
+  /// encoder writes.
+  @Test func theSchemaDescribesWhatIsWritten() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let schema = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: root.appendingPathComponent("data/plugin-protocol.schema.json")))
+        as? [String: Any])
+    let definitions = try #require(schema["$defs"] as? [String: Any])
+    let request = try #require(definitions["request"] as? [String: Any])
+    let compose = try #require((request["properties"] as? [String: Any])?["compose"] as? [String: Any])
+    #expect(compose["type"] as? String == "object")
+    let properties = try #require(compose["properties"] as? [String: [String: Any]])
+    #expect(properties["contentText"]?["type"] as? String == "string")
+    #expect(properties["configuration"]?["type"] as? String == "object")
+    #expect((properties["configuration"]?["additionalProperties"] as? [String: String]) == ["type": "string"])
+    #expect(!((request["required"] as? [String]) ?? []).contains("compose"))
+    let written = try #require(
+      try JSONSerialization.jsonObject(with: JSONEncoder().encode(Self.request.compose)) as? [String: Any])
+    #expect(Set(written.keys) == Set(properties.keys))
+  }
+}

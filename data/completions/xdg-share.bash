@@ -37,7 +37,7 @@ _xdg_share_offer() {
 _xdg_share_option_value() {
   case "$1 $2" in
     'share --service') kind=services ;;
-    'share --text'|'share --url'|'list --text'|'list --url'|'new --identifier'|'new --define'|'new --sharekit-url'|'daemon --idle-timeout') kind=nothing ;;
+    'share --text'|'share --url'|'list --text'|'list --url'|'new --identifier'|'new --define'|'new --sharekit-url'|'configure --set'|'daemon --idle-timeout') kind=nothing ;;
     'new --from-xcode') kind=files ;;
     *) return 1 ;;
   esac
@@ -48,11 +48,11 @@ _xdg_share_operand() {
   case "$1 $2" in
     'new 0'|'group 1') kind=nothing ;;
     'install 0') kind=directories ;;
-    'uninstall 0') kind=services ;;
+    'uninstall 0'|'configure 0') kind=services ;;
     'retry 0') kind=requests ;;
     'group 0') kind='words:path' ;;
     'completion 0') kind='words:bash zsh fish' ;;
-    'help 0') kind='words:share list new validate install uninstall history retry group daemon register unregister completion man' ;;
+    'help 0') kind='words:share list new validate install uninstall configure history retry group daemon register unregister completion man' ;;
     'share '*|'list '*|'validate '*) kind=files ;;
     *) kind=nothing ;;
   esac
@@ -68,6 +68,7 @@ _xdg_share_options() {
     validate) options='--help' ;;
     install) options='--help' ;;
     uninstall) options='--help' ;;
+    configure) options='--set --help' ;;
     history) options='--json --help' ;;
     retry) options='--json --help' ;;
     group) options='--help' ;;
@@ -94,14 +95,14 @@ _xdg_share() {
     if [[ $cur == -* ]]; then
       COMPREPLY=($(compgen -W '--help --version --service --picker --text --url --json --' -- "$cur"))
     else
-      COMPREPLY=($(compgen -W 'share list new validate install uninstall history retry group daemon register unregister completion man' -- "$cur"))
+      COMPREPLY=($(compgen -W 'share list new validate install uninstall configure history retry group daemon register unregister completion man' -- "$cur"))
       _xdg_share_files
     fi
     return
   fi
   local command=share first=1
   case ${words[1]} in
-    share|list|new|validate|install|uninstall|history|retry|group|daemon|register|unregister|completion|man) command=${words[1]} first=2 ;;
+    share|list|new|validate|install|uninstall|configure|history|retry|group|daemon|register|unregister|completion|man) command=${words[1]} first=2 ;;
     help|--help|-h) command=help first=2 ;;
     --version|-V) return ;;
   esac

@@ -7,7 +7,7 @@ function __xdg_share_command
     set -l tokens (commandline -opc)
     if not set -q tokens[2]
         echo -
-    else if contains -- $tokens[2] share list new validate install uninstall history retry group daemon register unregister completion man
+    else if contains -- $tokens[2] share list new validate install uninstall configure history retry group daemon register unregister completion man
         echo $tokens[2]
     else if contains -- $tokens[2] help --help -h
         echo help
@@ -34,7 +34,7 @@ function __xdg_share_operands
     set -l tokens (commandline -opc)
     set -e tokens[1]
     # A command's name is not an operand; a file first is (the short form).
-    if set -q tokens[1]; and contains -- $tokens[1] share list new validate install uninstall history retry group daemon register unregister completion man help --help -h
+    if set -q tokens[1]; and contains -- $tokens[1] share list new validate install uninstall configure history retry group daemon register unregister completion man help --help -h
         set -e tokens[1]
     end
     set -l count 0
@@ -50,7 +50,7 @@ function __xdg_share_operands
             set separator 1
             set skip 0
         else if string match -q -- '-?*' $token
-            if contains -- $token --define --from-xcode --identifier --idle-timeout --service --sharekit-url --text --url
+            if contains -- $token --define --from-xcode --identifier --idle-timeout --service --set --sharekit-url --text --url
                 set skip 1
             end
         else
@@ -79,6 +79,7 @@ complete -c xdg-share -n '__xdg_share_using -' -a new -d 'Write a share-extensio
 complete -c xdg-share -n '__xdg_share_using -' -a validate -d 'Check share-extension bundles and report every problem.'
 complete -c xdg-share -n '__xdg_share_using -' -a install -d 'Validate a bundle and install it for this user.'
 complete -c xdg-share -n '__xdg_share_using -' -a uninstall -d 'Remove a service this user installed.'
+complete -c xdg-share -n '__xdg_share_using -' -a configure -d 'Set a service\'s configuration items (its server, its user...).'
 complete -c xdg-share -n '__xdg_share_using -' -a history -d 'Show past share requests and how they ended.'
 complete -c xdg-share -n '__xdg_share_using -' -a retry -d 'Run a request that did not complete again.'
 complete -c xdg-share -n '__xdg_share_using -' -a group -d 'Print an App Group\'s shared folder.'
@@ -89,7 +90,7 @@ complete -c xdg-share -n '__xdg_share_using -' -a completion -d 'Print the compl
 complete -c xdg-share -n '__xdg_share_using -' -a man -d 'Print the manual page xdg-share(1).'
 complete -c xdg-share -n '__xdg_share_using -' -F
 complete -c xdg-share -n '__xdg_share_option_of -' -s V -l version -d 'Print the version'
-complete -c xdg-share -n '__xdg_share_option_of - share list new validate install uninstall history retry group daemon register unregister completion man' -s h -l help -d 'Show help'
+complete -c xdg-share -n '__xdg_share_option_of - share list new validate install uninstall configure history retry group daemon register unregister completion man' -s h -l help -d 'Show help'
 
 # share
 complete -c xdg-share -n '__xdg_share_option_of - share' -l service -x -a '(__xdg_share_services)' -d 'The service to share with'
@@ -123,6 +124,10 @@ complete -c xdg-share -n '__xdg_share_using install; and test (__xdg_share_opera
 # uninstall
 complete -c xdg-share -n '__xdg_share_using uninstall; and test (__xdg_share_operands) -eq 0' -f -a '(__xdg_share_services)'
 
+# configure
+complete -c xdg-share -n '__xdg_share_option_of configure' -l set -x -d 'Give a configuration item a value'
+complete -c xdg-share -n '__xdg_share_using configure; and test (__xdg_share_operands) -eq 0' -f -a '(__xdg_share_services)'
+
 # history
 complete -c xdg-share -n '__xdg_share_option_of history' -l json -d 'Print the records as JSON'
 
@@ -146,4 +151,4 @@ complete -c xdg-share -n '__xdg_share_option_of unregister' -l system -d 'Remove
 complete -c xdg-share -n '__xdg_share_using completion; and test (__xdg_share_operands) -eq 0' -f -a 'bash zsh fish'
 
 # help
-complete -c xdg-share -n '__xdg_share_using help; and test (__xdg_share_operands) -eq 0' -f -a 'share list new validate install uninstall history retry group daemon register unregister completion man'
+complete -c xdg-share -n '__xdg_share_using help; and test (__xdg_share_operands) -eq 0' -f -a 'share list new validate install uninstall configure history retry group daemon register unregister completion man'

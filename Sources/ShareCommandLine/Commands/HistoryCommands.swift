@@ -49,7 +49,7 @@ enum HistoryCommands {
       return .failure
     }
     return ShareCommand.perform(
-      serviceID: record.serviceId, items: record.items.compactMap(\.shareItem),
+      serviceID: record.serviceId, items: record.items.compactMap(\.shareItem), recorded: record.compose,
       reporter: OutcomeReporter.make(context: context, json: json), context: context)
   }
 

@@ -37,20 +37,30 @@ enum ShareCommand {
     case .cancelled: return .cancelled
     case .noOneToAsk: return .noServiceChosen
     }
+    let compose: ComposePayload?
+    switch composeStep(
+      service: service, items: match.selection.items.map(\.item), context: context, reporter: reporter)
+    {
+    case .proceed(let payload): compose = payload
+    case .stop(let code): return code
+    }
     let session: ShareSession
     do {
       session = try ShareSession(
         service: service, selection: match.selection, types: catalog.types,
-        history: HistoryStore(stateHome: context.paths.stateHome), environment: context.environment)
+        history: HistoryStore(stateHome: context.paths.stateHome), environment: context.environment,
+        compose: compose)
     } catch {
       return reporter.refused(error) { catalog.registry.services.map(\.id) }
     }
     return run(session, reporter: reporter)
   }
 
-  /// Shares `items` with the service `serviceID`, loading only that service; shared with `retry`.
+  /// Shares `items` with the service `serviceID`, loading only that service; shared with `retry`,
+  /// which hands in the `compose` it recorded (sent again as it was, without a sheet).
   static func perform(
-    serviceID: String, items: [ShareItem], reporter: OutcomeReporter, context: ToolContext
+    serviceID: String, items: [ShareItem], recorded: ComposePayload? = nil, reporter: OutcomeReporter,
+    context: ToolContext
   ) -> ExitCode {
     context.warnWithoutMIMEDatabase()
     let knownServices = { context.loadCatalog(reportProblems: false).registry.services.map(\.id) }
@@ -58,16 +68,69 @@ enum ShareCommand {
     else {
       return reporter.refused(.noSuchService(serviceID), knownServices: knownServices)
     }
+    // The rule first: no sheet is shown for items the service refuses.
+    let selection: PreparedSelection
+    do {
+      selection = try PreparedSelection(
+        items.map { RequestedItem($0) }, types: types, inspector: GIOFileInspector())
+    } catch {
+      return reporter.refused(.unreadableFiles(error.problems), knownServices: knownServices)
+    }
+    if let rejection = service.rule.rejection(of: selection.attachments, types: types) {
+      return reporter.refused(
+        .notAccepted(service: service, rejection: rejection), knownServices: knownServices)
+    }
+    let compose: ComposePayload?
+    switch composeStep(
+      service: service, items: items, recorded: recorded, context: context, reporter: reporter)
+    {
+    case .proceed(let payload): compose = payload
+    case .stop(let code): return code
+    }
     let session: ShareSession
     do {
       session = try ShareSession(
-        service: service, requested: items.map { RequestedItem($0) }, types: types,
-        inspector: GIOFileInspector(), history: HistoryStore(stateHome: context.paths.stateHome),
-        environment: context.environment)
+        service: service, selection: selection, types: types,
+        history: HistoryStore(stateHome: context.paths.stateHome), environment: context.environment,
+        compose: compose)
     } catch {
       return reporter.refused(error, knownServices: knownServices)
     }
     return run(session, reporter: reporter)
+  }
+
+  enum ComposeStepResult {
+    /// Start the share, with this `compose` (`nil`: the service declares no sheet).
+    case proceed(ComposePayload?)
+    /// The share does not start; the step said why.
+    case stop(ExitCode)
+  }
+
+  /// The compose sheet `service` declares, before it runs: shown by the sheet program when there
+  /// is a display, else its defaults; for a retry, the `recorded` values again.
+  static func composeStep(
+    service: ShareService, items: [ShareItem], recorded: ComposePayload? = nil, context: ToolContext,
+    reporter: OutcomeReporter
+  ) -> ComposeStepResult {
+    let step = context.composeStep
+    let outcome: ComposeOutcome
+    if let recorded {
+      outcome = step.replay(recorded, service: service)
+    } else {
+      let prompt = ComposePrompts.desktop(environment: context.environment)
+      // Ctrl-C, or the session ending, closes the sheet: the share is cancelled.
+      SignalWatcher.onTermination { _ in prompt.cancel() }
+      defer { SignalWatcher.onTermination(nil) }
+      outcome = step.run(service: service, items: items, prompt: prompt)
+    }
+    switch outcome {
+    case .notDeclared: return .proceed(nil)
+    case .posted(let payload, let warnings):
+      for warning in warnings { context.output.error(warning.message) }
+      return .proceed(payload)
+    case .cancelled: return .stop(reporter.composeCancelled())
+    case .failed(let failure): return .stop(reporter.composeFailed(failure))
+    }
   }
 
   /// Runs one share to its end.

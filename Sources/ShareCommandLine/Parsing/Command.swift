@@ -22,6 +22,15 @@ public enum Command: Equatable, Sendable {
   case manual
   /// `new`: a bundle to start from, or one ported from Xcode.
   case new(NewOptions)
+  /// `configure [--set IDENT=VALUE]... ID`: a service's configuration items, asked on the
+  /// terminal, or given.
+  case configure(id: String, settings: [ConfigurationSetting])
+}
+
+/// `--set IDENT=VALUE` of `configure`.
+public struct ConfigurationSetting: Equatable, Sendable {
+  public var identifier: String
+  public var value: String
 }
 
 /// The shells `xdg-share completion` writes a script for.
@@ -47,6 +56,7 @@ public enum CommandName: String, CaseIterable, Sendable {
   case completion
   case man
   case new
+  case configure
 }
 
 /// What the user shares: texts, links and files, in the order given.

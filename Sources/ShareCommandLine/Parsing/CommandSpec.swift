@@ -20,6 +20,7 @@ struct OptionSpec: Sendable {
   enum Key: Sendable {
     case json, text, url, service, picker, idleTimeout, system
     case swift, shell, python, fromXcode, identifier, define, shareKitURL
+    case set
   }
 
   let key: Key

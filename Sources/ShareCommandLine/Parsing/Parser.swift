@@ -92,7 +92,33 @@ public enum Parser {
       return .manual
     case .new:
       return .new(try parseNew(&cursor))
+    case .configure:
+      return try parseConfigure(&cursor)
     }
+  }
+
+  private static func parseConfigure(_ cursor: inout ArgumentCursor) throws(UsageError) -> Command {
+    var settings: [ConfigurationSetting] = []
+    var id: String?
+    while let argument = try cursor.nextInTable() {
+      switch argument {
+      case .option(let option, let value?):
+        let text = String(decoding: value, as: UTF8.self)
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+          throw .invalidValue(option: option.name, value: text, expected: "IDENT=VALUE")
+        }
+        settings.append(
+          ConfigurationSetting(
+            identifier: String(text[..<equals]), value: String(text[text.index(after: equals)...])))
+      case .option: break  // The table gives configure no flag.
+      case .positional(let bytes) where id == nil:
+        id = String(decoding: bytes, as: UTF8.self)
+      case .positional(let bytes):
+        throw .unexpectedArgument(String(decoding: bytes, as: UTF8.self), command: .configure)
+      }
+    }
+    guard let id, !id.isEmpty else { throw .missingArgument("ID", command: .configure) }
+    return .configure(id: id, settings: settings)
   }
 
   private static func parseShare(_ cursor: inout ArgumentCursor) throws(UsageError) -> ShareOptions {

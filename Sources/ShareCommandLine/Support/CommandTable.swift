@@ -7,8 +7,8 @@ enum CommandTable {
   static let commands: [CommandSpec] = CommandName.allCases.sorted { rank($0) < rank($1) }.map(spec(for:))
 
   private static let overviewOrder: [CommandName] = [
-    .share, .list, .new, .validate, .install, .uninstall, .history, .retry, .group, .daemon, .register,
-    .unregister, .completion, .man,
+    .share, .list, .new, .validate, .install, .uninstall, .configure, .history, .retry, .group, .daemon,
+    .register, .unregister, .completion, .man,
   ]
 
   private static func rank(_ name: CommandName) -> Int {
@@ -32,6 +32,7 @@ enum CommandTable {
     case .completion: completion
     case .man: manual
     case .new: new
+    case .configure: configure
     }
   }
 
@@ -149,6 +150,29 @@ enum CommandTable {
       every user cannot be removed here; hide them in ~/.config/xdg-share/settings.ini.
       """, operands: [OperandSpec("ID", completes: .serviceIDs)],
     exitStatus: .summary("0 removed; 1 it is installed system-wide; 6 no such service; 2 usage."))
+
+  static let configure = CommandSpec(
+    .configure, summary: "Set a service's configuration items (its server, its user...).",
+    usage: "configure [--set IDENT=VALUE]... ID",
+    description: """
+      Ask the configuration items the service ID declares in its compose sheet one by one on
+      the terminal: its title, the choices numbered, and the current value in brackets (Enter
+      keeps it); a password is read without echo. The values are the defaults of its next
+      shares, remembered in $XDG_CONFIG_HOME/xdg-share/configuration/ID.json; passwords are
+      kept in the Secret Service, never in a file. Without a terminal, give the values with
+      --set.
+      """,
+    options: [
+      OptionSpec(
+        .set, "--set", "IDENT=VALUE", repeatable: true,
+        help: """
+          Give the item IDENT the value VALUE, without asking
+          (repeatable).
+          """, brief: "Give a configuration item a value")
+    ],
+    operands: [OperandSpec("ID", completes: .serviceIDs)], listsOptions: true,
+    exitStatus: .summary(
+      "0 saved; 1 a value is missing or cannot be kept; 3 cancelled; 6 no such service; 2 usage."))
 
   static let history = CommandSpec(
     .history, summary: "Show past share requests and how they ended.", usage: "history [--json]",

@@ -83,6 +83,21 @@ final class OutcomeReporter {
     return code
   }
 
+  /// The compose sheet was cancelled: the share did not start.
+  func composeCancelled() -> ExitCode {
+    if json { output.line(JSON.encode(["status": "cancelled", "message": Wording.composeCancelled])) }
+    output.error(Wording.composeCancelled)
+    return .cancelled
+  }
+
+  /// The compose step stopped the share before it started (a value missing, the sheet failed).
+  func composeFailed(_ failure: ComposeFailure) -> ExitCode {
+    if json { output.line(JSON.encode(["status": "refused", "message": failure.message])) }
+    output.error(failure.message)
+    notify((Wording.cannotShare, failure.message), critical: true)
+    return .failure
+  }
+
   func noServiceAccepts(items: [ShareItem]) {
     let message = Wording.noServiceAccepts(count: items.count)
     output.error(message)

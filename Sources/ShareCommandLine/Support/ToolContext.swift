@@ -9,11 +9,21 @@ struct ToolContext {
   let environment: [String: String]
   let paths: SearchPaths
   let output: Output
+  /// Where secure configuration values (passwords) are kept: the Secret Service, handed in by
+  /// the executable.
+  let secrets: any SecretStore
 
-  init(environment: [String: String], output: Output) {
+  init(environment: [String: String], output: Output, secrets: any SecretStore = UnavailableSecretStore()) {
     self.environment = environment
     self.paths = SearchPaths(environment: environment)
     self.output = output
+    self.secrets = secrets
+  }
+
+  /// The compose step of services that declare a compose sheet: remembered values in
+  /// `$XDG_CONFIG_HOME/xdg-share/configuration`, secure ones in ``secrets``.
+  var composeStep: ComposeStep {
+    ComposeStep(configuration: ConfigurationStore(configHome: paths.configHome), secrets: secrets)
   }
 
   /// The installed services and what is offered, as the D-Bus service sees them. Broken bundles

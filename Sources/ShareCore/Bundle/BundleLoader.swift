@@ -148,6 +148,7 @@ struct ManifestReader {
     let groups = stringArray(
       root, InfoPlistKey.applicationGroups, expected: .string, valid: InfoPlistForm.isGroupName)
     let timeout = positiveNumber(root, InfoPlistKey.timeout)
+    let composeSheet = composeSheet(in: root)
     for key in root.values.keys.sorted()
     where key.hasPrefix("XDGShare") && !InfoPlistKey.linuxKeys.contains(key) {
       report(
@@ -161,7 +162,7 @@ struct ManifestReader {
     return ShareService(
       id: id, name: name, icon: icon, description: description, version: version, bundlePath: bundlePath,
       executablePath: executable, rule: rule, requirements: requirements,
-      timeout: timeout, applicationGroups: groups, kind: kind)
+      timeout: timeout, applicationGroups: groups, kind: kind, composeSheet: composeSheet)
   }
 
   // MARK: Keys

@@ -7,6 +7,13 @@ package enum InfoPlistForm {
       && !id.split(separator: ".", omittingEmptySubsequences: false).contains { $0.isEmpty }
   }
 
+  /// A configuration item's `Identifier`: letters, digits, `.`, `_` and `-`, so that it is a
+  /// file's JSON key, a Secret Service attribute and the left of `configure --set IDENT=VALUE` alike.
+  package static func isConfigurationIdentifier(_ identifier: String) -> Bool {
+    !identifier.isEmpty && identifier.utf8.count <= 255
+      && identifier.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+  }
+
   /// A program name or `a|b` alternatives, each without a slash.
   static func isProgramName(_ name: String) -> Bool {
     name.split(separator: "|", omittingEmptySubsequences: false).allSatisfy {

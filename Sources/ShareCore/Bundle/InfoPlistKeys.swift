@@ -23,6 +23,8 @@ public enum InfoPlistKey {
   public static let requiredBusNames = "XDGShareRequiredBusNames"
   public static let timeout = "XDGShareTimeout"
   public static let applicationGroups = "XDGShareApplicationGroups"
+  /// The declarative compose sheet (``ComposeSheetDeclaration``), a dictionary of ``ComposeSheet`` keys.
+  public static let composeSheet = "XDGShareComposeSheet"
 
   /// The extension point of a share extension.
   public static let shareServicesExtensionPoint = "com.apple.share-services"
@@ -33,7 +35,25 @@ public enum InfoPlistKey {
 
   /// Keys of the top-level dictionary with a meaning here; others (Apple's many `CF…`/`LS…` keys)
   /// are ignored, and unknown `XDGShare…` keys are reported as likely typos.
-  static let linuxKeys = [description, requiredPrograms, requiredBusNames, timeout, applicationGroups]
+  static let linuxKeys = [
+    description, requiredPrograms, requiredBusNames, timeout, applicationGroups, composeSheet,
+  ]
+
+  /// The keys of `XDGShareComposeSheet` and of each of its `ConfigurationItems`.
+  public enum ComposeSheet {
+    public static let title = "Title"
+    public static let postButtonTitle = "PostButtonTitle"
+    public static let placeholder = "Placeholder"
+    public static let maximumCharacters = "MaximumCharacters"
+    public static let configurationItems = "ConfigurationItems"
+    public static let identifier = "Identifier"
+    public static let choices = "Choices"
+    public static let defaultValue = "Default"
+    public static let secure = "Secure"
+
+    static let all = [title, postButtonTitle, placeholder, maximumCharacters, configurationItems]
+    static let itemKeys = [identifier, title, choices, defaultValue, secure]
+  }
 
   /// The keys of the dictionary form of `NSExtensionActivationRule`.
   public enum Rule {

@@ -23,6 +23,9 @@ public struct ShareService: Sendable, Identifiable, Equatable {
   public var applicationGroups: [String]
   /// A share or an action extension, from `NSExtensionPointIdentifier`.
   public var kind: Kind
+  /// `XDGShareComposeSheet`: the sheet the host shows before it runs the program; `nil` when the
+  /// bundle declares none (the program runs at once, and the request has no `compose`).
+  public var composeSheet: ComposeSheetDeclaration?
 
   /// What an extension declares itself to be. Both kinds are loaded, matched and run alike; the
   /// kind only says which of Apple's extension points the bundle was written for.
@@ -57,7 +60,7 @@ public struct ShareService: Sendable, Identifiable, Equatable {
     id: String, name: String, icon: String = ShareService.defaultIcon, description: String? = nil,
     version: String? = nil, bundlePath: String, executablePath: String, rule: ActivationRule,
     requirements: Requirements = Requirements(), timeout: Double? = nil, applicationGroups: [String] = [],
-    kind: Kind = .share
+    kind: Kind = .share, composeSheet: ComposeSheetDeclaration? = nil
   ) {
     self.id = id
     self.name = name
@@ -71,6 +74,7 @@ public struct ShareService: Sendable, Identifiable, Equatable {
     self.timeout = timeout
     self.applicationGroups = applicationGroups
     self.kind = kind
+    self.composeSheet = composeSheet
   }
 }
 

@@ -16,6 +16,10 @@ public struct BundleProblem: Error, Hashable, Sendable {
     case boolean
     case dictionary
     case arrayOfStrings
+    case nonEmptyArrayOfStrings
+    case arrayOfDictionaries
+    /// A configuration item's `Identifier`.
+    case configurationIdentifier
     case ruleDictionaryOrPredicate
     case bundleIdentifier
     case busName
@@ -78,6 +82,10 @@ public struct BundleProblem: Error, Hashable, Sendable {
     /// `$(PRODUCT_BUNDLE_IDENTIFIER)` or `${EXECUTABLE_NAME}` (`variable`, as written). An error
     /// where xdg-share reads the value, a warning elsewhere.
     case unexpandedBuildVariable(String)
+    /// A configuration item's `Identifier` that an earlier item (at `firstIndex`, from 0) has.
+    case duplicateIdentifier(String, firstIndex: Int)
+    /// `XDGShareComposeSheet` both at the top level and in `NSExtensionAttributes`.
+    case declaredTwice
   }
 
   /// The file the problem is in (usually `…/Info.plist`).

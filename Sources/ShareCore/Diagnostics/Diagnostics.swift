@@ -52,6 +52,10 @@ public enum Diagnostics {
       "ignored: an undocumented key Xcode adds (here \(describe(found))); the keys beside it decide what the service accepts"
     case .offeredForEverything:
       "missing, so the service is offered for everything, as with TRUEPREDICATE; to restrict it, add NSExtensionAttributes with an NSExtensionActivationRule (e.g. NSExtensionActivationSupportsImageWithMaxCount)"
+    case .duplicateIdentifier(let identifier, let first):
+      "expected an identifier of its own, found \(quoted(identifier)), which configuration item \(first) already has"
+    case .declaredTwice:
+      "given both here and at the top level of Info.plist; keep one (the top level is where XDGShare keys go)"
     case .unexpandedBuildVariable(let variable):
       "expected the value itself, found the Xcode build variable \(variable), which only Xcode expands (write the value, or make the bundle with xdg-share new --from-xcode)"
     }
@@ -145,6 +149,9 @@ public enum Diagnostics {
     case .boolean: "a boolean"
     case .dictionary: "a dictionary"
     case .arrayOfStrings: "an array of strings"
+    case .nonEmptyArrayOfStrings: "a non-empty array of strings"
+    case .arrayOfDictionaries: "an array of dictionaries"
+    case .configurationIdentifier: "an identifier of letters, digits, '.', '_' and '-'"
     case .ruleDictionaryOrPredicate: "a dictionary or a predicate string"
     case .bundleIdentifier: "a reverse-DNS identifier of letters, digits, '.' and '-'"
     case .busName: "a well-known D-Bus name such as org.kde.kdeconnect"

@@ -27,17 +27,22 @@ public final class ChildProcess: Sendable {
   public let standardInput: FileDescriptor?
   public let standardOutput: FileDescriptor?
   public let standardError: FileDescriptor?
+  /// The parent's end of the child's descriptor 3, when it was given a pipe there
+  /// (`--result-fd 3`).
+  public let descriptor3: FileDescriptor?
   /// Whether `waitpid` has collected the child.
   private let reaped = Mutex(false)
 
   private init(
-    pid: Int32, group: Bool, input: FileDescriptor?, output: FileDescriptor?, error: FileDescriptor?
+    pid: Int32, group: Bool, input: FileDescriptor?, output: FileDescriptor?, error: FileDescriptor?,
+    descriptor3: FileDescriptor? = nil
   ) {
     self.pid = pid
     self.hasOwnProcessGroup = group
     self.standardInput = input
     self.standardOutput = output
     self.standardError = error
+    self.descriptor3 = descriptor3
   }
 
   /// Starts `arguments[0]` (an absolute path, or a name searched in `PATH` of `environment`).
@@ -48,11 +53,13 @@ public final class ChildProcess: Sendable {
   ///   - workingDirectory: where the child starts; `nil` keeps the parent's.
   ///   - newProcessGroup: makes the child lead a new process group, so ``signal(_:)`` reaches
   ///     everything it starts.
+  ///   - descriptor3: what the child finds open as descriptor 3, which it writes (a result line);
+  ///     `nil` leaves it closed, as every descriptor above 2 is.
   /// - Throws: ``SystemError`` when the program cannot be started (`posix_spawn`).
   public static func spawn(
     _ arguments: [[UInt8]], environment: [String: String], workingDirectory: [UInt8]? = nil,
     standardInput: Stream = .null, standardOutput: Stream = .inherit, standardError: Stream = .inherit,
-    newProcessGroup: Bool = false
+    newProcessGroup: Bool = false, descriptor3: Stream? = nil
   ) throws(SystemError) -> ChildProcess {
     precondition(!arguments.isEmpty, "argv needs at least the program")
     var actions = posix_spawn_file_actions_t()
@@ -88,9 +95,12 @@ public final class ChildProcess: Sendable {
     let input = try connect(standardInput, to: 0, childReads: true)
     let output = try connect(standardOutput, to: 1, childReads: false)
     let error = try connect(standardError, to: 2, childReads: false)
+    let third = try descriptor3.flatMap { stream throws(SystemError) in
+      try connect(stream, to: 3, childReads: false)
+    }
     // Nothing else the parent has open reaches the child: a descriptor another thread opened
     // without close-on-exec (a file being written) would stay open in it ("text file busy").
-    posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+    posix_spawn_file_actions_addclosefrom_np(&actions, descriptor3 == nil ? 3 : 4)
     if let workingDirectory {
       _ = withCString(workingDirectory) { posix_spawn_file_actions_addchdir_np(&actions, $0) }
     }
@@ -125,7 +135,8 @@ public final class ChildProcess: Sendable {
     }
     withExtendedLifetime(keepUntilSpawned) {}
     guard status == 0 else { throw SystemError(call: "posix_spawn", errno: status, subject: program) }
-    return ChildProcess(pid: pid, group: newProcessGroup, input: input, output: output, error: error)
+    return ChildProcess(
+      pid: pid, group: newProcessGroup, input: input, output: output, error: error, descriptor3: third)
   }
 
   /// `posix_spawnp` searches the parent's `PATH`; the child's is the one that counts.

@@ -7,6 +7,29 @@ public enum Terminal {
     isatty(descriptor) == 1
   }
 
+  /// Runs `body` with the terminal on `descriptor` not echoing what is typed (a password), and
+  /// echoing again afterwards; when `descriptor` is no terminal, just runs `body`. Ctrl-C in
+  /// between gives the terminal its echo back before the process ends (the termination handler
+  /// is this one's meanwhile, and none afterwards).
+  public static func withoutEcho<T>(_ descriptor: Int32 = 0, _ body: () throws -> T) rethrows -> T {
+    var saved = termios()
+    guard tcgetattr(descriptor, &saved) == 0 else { return try body() }
+    var quiet = saved
+    quiet.c_lflag &= ~tcflag_t(ECHO)
+    let restore = saved
+    SignalWatcher.onTermination { signal in
+      var restore = restore
+      _ = tcsetattr(descriptor, TCSAFLUSH, &restore)
+      SignalWatcher.exit(dyingOf: signal)
+    }
+    _ = tcsetattr(descriptor, TCSAFLUSH, &quiet)
+    defer {
+      _ = tcsetattr(descriptor, TCSAFLUSH, &saved)
+      SignalWatcher.onTermination(nil)
+    }
+    return try body()
+  }
+
   /// The terminal's width in columns, when standard error is one.
   public static var columns: Int? {
     var size = winsize()
