@@ -54,7 +54,8 @@ let package = Package(
     // Sharing: the desktop's services, the one way from items to the services that accept them,
     // the request, the plugin process, the history.
     .target(
-      name: "ShareHost", dependencies: ["ShareCore", "ShareProtocol", "SharePOSIX", "ShareGLib", "ShareDBus"]),
+      name: "ShareHost",
+      dependencies: ["ShareCore", "ShareProtocol", "SharePOSIX", "ShareGLib", "ShareDBus", "ShareSecret"]),
 
     // The D-Bus session service.
     .target(
@@ -82,7 +83,8 @@ let package = Package(
         "ShareCore", "ShareGLib", "ShareDBus", "ShareHost", "SharePOSIX", "ShareDesktop",
       ]),
     // The command line does not link the D-Bus service; the executable hands it in for `daemon`.
-    .executableTarget(name: "xdg-share", dependencies: ["ShareCommandLine", "ShareDaemon", "SharePOSIX"]),
+    .executableTarget(
+      name: "xdg-share", dependencies: ["ShareCommandLine", "ShareDaemon", "ShareHost", "SharePOSIX"]),
 
     // Benchmarks are executables, run in release: `swift run -c release share-bench`.
     .executableTarget(

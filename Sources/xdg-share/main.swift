@@ -1,6 +1,7 @@
 import FoundationEssentials
 import ShareCommandLine
 import ShareDaemon
+import ShareHost
 import SharePOSIX
 
 // Before any thread exists: Ctrl-C during a share must stop the plugin's process group too.
@@ -10,7 +11,10 @@ SignalWatcher.install()
 func serve(environment: [String: String], idleTimeout: Double) -> Result<Bool, DaemonLauncher.Failure> {
   let service: ShareDaemon
   do throws(ShareDaemon.StartError) {
-    service = try ShareDaemon(configuration: .init(environment: environment, idleTimeout: idleTimeout))
+    service = try ShareDaemon(
+      configuration: .init(
+        environment: environment, idleTimeout: idleTimeout,
+        secrets: KeyringSecretStore(environment: environment)))
   } catch {
     switch error {
     case .noBus(let reason): return .failure(.noBus(reason))
@@ -26,6 +30,8 @@ func serve(environment: [String: String], idleTimeout: Double) -> Result<Bool, D
 }
 let daemon = DaemonLauncher(serve: serve)
 
+let environment = ProcessInfo.processInfo.environment
 CurrentProcess.exit(
   XDGShareTool.run(
-    arguments: CurrentProcess.arguments, environment: ProcessInfo.processInfo.environment, daemon: daemon))
+    arguments: CurrentProcess.arguments, environment: environment, daemon: daemon,
+    secrets: KeyringSecretStore(environment: environment)))
