@@ -120,6 +120,7 @@ enum ConfigurationRow {
     for part in [title, value, spinner, arrow] as [Widget] { line.append(part) }
     let button = Button(content: line)
     button.addStyleClass("flat")
+    button.addStyleClass("share-sheet-row")
     let row = ListRow(child: button)
     func update() {
       title.text = item.title ?? ""
@@ -132,7 +133,7 @@ enum ConfigurationRow {
       button.setAccessibleDescription(item.valuePending ? "Loading" : item.value ?? "")
     }
     update()
-    // The item outlives neither the row's widgets nor its controller: both capture weakly.
+    // Weakly: the item holds this closure.
     item.changed = { [weak item] in
       guard item != nil else { return }
       update()

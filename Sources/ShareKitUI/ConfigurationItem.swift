@@ -93,6 +93,7 @@ public final class ChoiceListViewController: ConfigurationViewController {
   public override func loadView() -> Widget {
     let list = ListBox()
     list.addStyleClass("boxed-list")
+    list.align(vertical: .start)
     list.setMargins(top: 12, bottom: 12, start: 12, end: 12)
     for choice in choices {
       let line = Box(.horizontal, spacing: 12)
@@ -106,6 +107,7 @@ public final class ChoiceListViewController: ConfigurationViewController {
       line.setMargins(top: 8, bottom: 8, start: 6, end: 6)
       let button = Button(content: line)
       button.addStyleClass("flat")
+      button.addStyleClass("share-sheet-row")
       button.setAccessibleLabel(choice)
       if choice == selected { button.setAccessibleDescription("Selected") }
       button.onClick { [weak self] in

@@ -20,8 +20,9 @@ enum DefaultPreview {
       slot.append(icon)
       box.append(slot)
       if first.hasItemConformingToTypeIdentifier("public.image") {
-        loadThumbnail(path) { [weak slot, weak icon] texture in
-          guard let slot, let icon else { return }
+        // Strong captures: GTK holds the widgets, not these Swift wrappers, and the closure is
+        // owned by no widget.
+        loadThumbnail(path) { texture in
           let thumbnail = Image(texture: texture, pixelSize: size)
           thumbnail.addStyleClass("share-sheet-preview")
           thumbnail.clipContent()

@@ -211,5 +211,6 @@ final class SheetHost {
     .share-sheet { background-color: @window_bg_color; }
     .share-sheet-count { font-feature-settings: "tnum"; }
     .share-sheet-preview { border-radius: 6px; }
+    .share-sheet-row { font-weight: normal; border-radius: 0; }
     """
 }
