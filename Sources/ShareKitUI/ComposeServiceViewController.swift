@@ -128,7 +128,7 @@ open class ComposeServiceViewController: SheetContent {
   /// The program's entry point (`@main`): reads the request on standard input, shows the sheet,
   /// and exits once the request has ended and the sheet has slid out.
   public static func main() {
-    SheetRuntime.run(self.init())
+    SheetRuntime.run { self.init() }
   }
 
   // MARK: SheetContent

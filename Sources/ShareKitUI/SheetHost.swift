@@ -212,5 +212,6 @@ final class SheetHost {
     .share-sheet-count { font-feature-settings: "tnum"; }
     .share-sheet-preview { border-radius: 6px; }
     .share-sheet-row { font-weight: normal; border-radius: 0; }
+    .share-sheet-row:checked { background: none; }
     """
 }

@@ -36,8 +36,8 @@ enum SheetRuntime {
   /// The application id when the service's identifier is not a valid one.
   static let fallbackApplicationID = "org.xdgshare.Extension"
 
-  static func run(_ content: any SheetContent) -> Never {
-    self.content = content
+  /// `make` is called once GTK has started: an extension's stored properties may be widgets.
+  static func run(_ make: @escaping @MainActor () -> any SheetContent) -> Never {
     let context = ShareExtensionRunner.processContext(finished: {
       // Any thread may end the request (background work after Post): the sheet hears it on the
       // main actor, which GLib's loop drains (ShareGtk's main-queue pump).
@@ -51,6 +51,8 @@ enum SheetRuntime {
       parent: ParentWindowName.parse(environment["XDG_SHARE_PARENT_WINDOW"]))
     self.host = host
     _ = application.run {
+      let content = make()
+      self.content = content
       content.attach(context, host: host)
       host.present(content)
     }

@@ -101,3 +101,37 @@ public final class Overlay: Widget {
     if passesInput { gtk_widget_set_can_target(overlay.widget, 0) }
   }
 }
+
+/// A button that stays pressed or not (`GtkToggleButton`). Unlike GTK 4.8's check button, which
+/// AT-SPI cannot activate, it has the button's "click" action; its state is "checked".
+public final class ToggleButton: Widget {
+  /// A toggle button showing `content`; give it an accessible label.
+  public init(content: Widget, isActive: Bool = false) {
+    super.init(gtk_toggle_button_new())
+    gtk_button_set_child(cast(widget), content.widget)
+    gtk_toggle_button_set_active(cast(widget), isActive.gboolean)
+  }
+
+  public var isActive: Bool {
+    get { gtk_toggle_button_get_active(cast(widget)) != 0 }
+    set { gtk_toggle_button_set_active(cast(widget), newValue.gboolean) }
+  }
+
+  /// Makes this button one of `other`'s group: at most one of a group is active.
+  public func join(_ other: ToggleButton) {
+    gtk_toggle_button_set_group(cast(widget), cast(other.widget))
+  }
+
+  /// Calls `handler` when the button turns on or off, by the user or by ``isActive``.
+  public func onToggled(_ handler: @escaping @MainActor () -> Void) {
+    connect(raw(widget), "toggled", handler)
+  }
+}
+
+extension Widget {
+  /// Whether pointer clicks reach the widget; a decoration inside a button lets them through.
+  public var receivesPointer: Bool {
+    get { gtk_widget_get_can_target(widget) != 0 }
+    set { gtk_widget_set_can_target(widget, newValue.gboolean) }
+  }
+}

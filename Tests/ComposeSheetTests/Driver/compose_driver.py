@@ -21,6 +21,9 @@ Steps, run in order; the first that fails ends the driver with status 1:
   describe NAME          print `describe: NAME = DESCRIPTION` for the push button NAME
   buttons                print `buttons: [...]`, every push button's name, in tree order
   press NAME             activate the push button named NAME (its first action)
+  toggle NAME            activate the toggle button named NAME (GTK 4.8 shows it as a push button)
+  checked NAME           print `checked: NAME true|false`: whether the button NAME is checked
+  tree                   print `tree: ROLE 'NAME'` for every node, to see what the sheet shows
   key KEYSYM             press a key (xdotool) in the sheet's window, e.g. Escape, ctrl+Return
   wait-button NAME       wait until a push button named NAME is in the tree
   wait-no-button NAME    wait until no push button named NAME is in the tree
@@ -157,6 +160,10 @@ def run_steps(app, steps):
             name = argument()
             wait_for(f"a button named {name!r}", lambda: button(app, name)).queryAction().doAction(0)
             time.sleep(0.2)
+        elif step == "toggle":
+            name = argument()
+            wait_for(f"a button named {name!r}", lambda: button(app, name)).queryAction().doAction(0)
+            time.sleep(0.2)
         elif step == "key":
             keysym = argument()
             # Without a window manager the X focus may be anywhere: give it to the sheet first.
@@ -176,6 +183,14 @@ def run_steps(app, steps):
             path = argument()
             time.sleep(0.6)
             subprocess.run(["import", "-window", wait_for("the sheet's window", window), path], check=True)
+        elif step == "checked":
+            name = argument()
+            state = wait_for(f"a button named {name!r}", lambda: button(app, name)).getState()
+            checked = state.contains(pyatspi.STATE_CHECKED) or state.contains(pyatspi.STATE_PRESSED)
+            print(f"checked: {name} {'true' if checked else 'false'}", flush=True)
+        elif step == "tree":
+            for node in descendants(app, lambda n: True):
+                print(f"tree: {node.getRoleName()} {node.name!r}", flush=True)
         elif step == "sleep":
             time.sleep(float(argument()))
         else:
