@@ -129,6 +129,8 @@ let package = Package(
 // The native share picker. Only these targets link GTK and libadwaita: the command line and the
 // D-Bus service never do (linking GTK costs every start ~6 ms and ~9 MiB).
 package.products.append(.executable(name: "xdg-share-sheet", targets: ["xdg-share-sheet"]))
+package.products.append(.library(name: "ShareKitUI", targets: ["ShareKitUI"]))
+package.products.append(.executable(name: "Microblog", targets: ["Microblog"]))
 package.targets += [
   .systemLibrary(
     name: "CGtk", path: "Sources/System/CGtk", pkgConfig: "libadwaita-1",
@@ -143,6 +145,11 @@ package.targets += [
       "ShareDesktop",
     ]),
   .executableTarget(name: "xdg-share-sheet", dependencies: ["ShareSheet", "SharePOSIX"]),
+  // ShareKit's user interface: the compose sheet and custom sheets, for extensions that show one.
+  // A library of its own, so that extensions without UI never link GTK.
+  .target(name: "ShareKitUI", dependencies: ["ShareKit", "ShareGtk"]),
+  // The example extension with the stock compose sheet (examples/Microblog/README.md).
+  .executableTarget(name: "Microblog", dependencies: ["ShareKitUI"], path: "examples/Microblog/Sources"),
   // Unit tests of the picker's logic, and the picker driven through AT-SPI under Xvfb.
   .testTarget(
     name: "SheetTests",
@@ -150,6 +157,9 @@ package.targets += [
       "ShareSheet", "ShareHost", "ShareCore", "ShareProtocol", "ShareTestSupport", "SharePOSIX",
     ],
     exclude: ["Driver"]),
+  // The compose sheet driven through AT-SPI under Xvfb, through `xdg-share share` and Microblog.
+  .testTarget(
+    name: "ComposeSheetTests", dependencies: ["ShareTestSupport", "SharePOSIX"], exclude: ["Driver"]),
 ]
 
 // Strict settings for every target, in one place. Warnings are errors in CI and in the test

@@ -83,7 +83,7 @@ public final class ExtensionContext: Sendable {
   }
 
   /// Whether the request has ended (completed or cancelled).
-  var isFinished: Bool {
+  package var isFinished: Bool {
     finished.withLock { $0 }
   }
 

@@ -7,6 +7,8 @@ import ShareProtocol
 /// Implementations write each line at once and return only when it is written.
 protocol EventSink: Sendable {
   func write(line: [UInt8])
+  /// Writes `event`; a requirement so that a sink may watch the events (see `processContext`).
+  func send(_ event: PluginEvent)
 }
 
 extension EventSink {
