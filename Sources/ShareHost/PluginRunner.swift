@@ -75,7 +75,7 @@ public final class PluginRunner: Sendable {
       child = try ChildProcess.spawn(
         [Array(service.executablePath.utf8)], environment: pluginEnvironment,
         workingDirectory: Array(service.bundlePath.utf8), standardInput: .descriptor(request),
-        standardOutput: .pipe, standardError: log, newProcessGroup: true)
+        standardOutput: .pipe, standardError: log, newProcessGroup: true, endsWithParent: true)
     } catch {
       return .failed(.couldNotStart(program: service.executablePath, reason: error.reason))
     }
@@ -157,6 +157,13 @@ public final class PluginRunner: Sendable {
       }
     }
 
+    // A cancel or a time-out ends everything the request started, wherever it went; a request
+    // that ended by itself releases what it leaves running (a viewer it opened).
+    var completed = false
+    if case .complete? = final { completed = true }
+    if timedOut || (state.withLock { $0.cancelledByUser } && !completed) {
+      ProcessTree.end(marked: requestMarker, descendingFrom: child.pid, grace: Self.terminationGrace)
+    }
     let termination = Self.stop(child, politely: final != nil || failure != nil || timedOut)
     output.close()
     if state.withLock({ $0.cancelledByUser }) && final == nil {
@@ -185,6 +192,10 @@ public final class PluginRunner: Sendable {
     child.signal(Signal.kill)
     return child.wait()
   }
+
+  /// The environment entry every process of the request inherits, by which ``ProcessTree`` finds
+  /// those that left the plugin's process group or session.
+  private var requestMarker: [UInt8] { Array("XDG_SHARE_REQUEST_ID=\(request.requestId)".utf8) }
 
   private var pluginEnvironment: [String: String] {
     var environment = self.environment

@@ -55,13 +55,17 @@ public final class ChildProcess: Sendable {
   ///     everything it starts.
   ///   - descriptor3: what the child finds open as descriptor 3, which it writes (a result line);
   ///     `nil` leaves it closed, as every descriptor above 2 is.
+  ///   - endsWithParent: the child gets SIGKILL when the calling thread ends, so that it does not
+  ///     outlive a host that is killed; keep the thread until the child has been waited for.
   /// - Throws: ``SystemError`` when the program cannot be started (`posix_spawn`).
   public static func spawn(
     _ arguments: [[UInt8]], environment: [String: String], workingDirectory: [UInt8]? = nil,
     standardInput: Stream = .null, standardOutput: Stream = .inherit, standardError: Stream = .inherit,
-    newProcessGroup: Bool = false, descriptor3: Stream? = nil
+    newProcessGroup: Bool = false, descriptor3: Stream? = nil, endsWithParent: Bool = false
   ) throws(SystemError) -> ChildProcess {
     precondition(!arguments.isEmpty, "argv needs at least the program")
+    var arguments = arguments
+    if endsWithParent, let prefix = deathSignalPrefix(for: arguments[0]) { arguments = prefix + arguments }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -160,6 +164,25 @@ public final class ChildProcess: Sendable {
   }
 
   /// Sends `signal` to the child, or to its whole process group when it leads one.
+  /// util-linux's `setpriv`, which sets the parent-death signal and then executes the program in
+  /// its place (same pid, same process group): `posix_spawn` cannot set it itself.
+  private static let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first { path in
+    withCString(Array(path.utf8)) { access($0, X_OK) } == 0
+  }
+
+  /// The argv prefix that makes `program` get SIGKILL when the thread that started it ends (the
+  /// host killed): `nil` when `setpriv` is missing, or when `program` is not an ELF file or a
+  /// script with `#!` — `setpriv` executes with `execvp`, which would hand anything else to
+  /// `/bin/sh`, where a direct start fails with "exec format error".
+  private static func deathSignalPrefix(for program: [UInt8]) -> [[UInt8]]? {
+    guard let setpriv, program.contains(UInt8(ascii: "/")),
+      let start = FileSystem.readPrefix(of: program, count: 4),
+      start.starts(with: [0x7F, 0x45, 0x4C, 0x46]) || start.starts(with: Array("#!".utf8)),
+      withCString(program, { access($0, X_OK) }) == 0
+    else { return nil }
+    return [Array(setpriv.utf8), Array("--pdeathsig".utf8), Array("KILL".utf8), Array("--".utf8)]
+  }
+
   public func signal(_ signal: Int32) {
     // Under the lock that reaping takes: once reaped, the pid may name a stranger.
     reaped.withLock { reaped in
