@@ -1,0 +1,33 @@
+internal import CGtk
+
+extension Window {
+  /// The window's X11 identifier, to name it to another program as xdg-desktop-portal does
+  /// (`x11:<XID in hex>`, see ``ParentWindow``): `nil` before the window is shown and on a display
+  /// that is not X11 (Wayland).
+  public var x11Identifier: UInt? {
+    guard let surface = gtk_native_get_surface(cast(widget)) else { return nil }
+    let display = gdk_surface_get_display(surface)
+    guard g_type_check_instance_is_a(cast(display), gdk_x11_display_get_type()) != 0 else { return nil }
+    let xid = gdk_x11_surface_get_xid(surface)
+    return xid == 0 ? nil : UInt(xid)
+  }
+
+  /// The window as xdg-desktop-portal names parents, `x11:<XID in hex>`; `nil` when it has no X11
+  /// identifier (see ``x11Identifier``).
+  public var portalHandle: String? {
+    x11Identifier.map { "x11:" + String($0, radix: 16) }
+  }
+}
+
+extension Entry {
+  /// Whether the text is shown; `false` for a password: each character is drawn as a dot, and
+  /// input methods and assistive technologies are told it is a password.
+  public var isTextVisible: Bool {
+    get { gtk_entry_get_visibility(cast(widget)) != 0 }
+    set {
+      gtk_entry_set_visibility(cast(widget), newValue.gboolean)
+      gtk_entry_set_input_purpose(
+        cast(widget), newValue ? GTK_INPUT_PURPOSE_FREE_FORM : GTK_INPUT_PURPOSE_PASSWORD)
+    }
+  }
+}
