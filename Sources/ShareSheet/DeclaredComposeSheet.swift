@@ -81,33 +81,49 @@ final class DeclaredComposeSheet: ComposeServiceViewController {
       }
     }
     let page = TextItemPage(item: item, text: values[item.identifier] ?? "")
-    page.entry.onChanged { [weak self, weak page, weak row] in
-      guard let self, let page else { return }
-      values[item.identifier] = page.entry.text
+    page.onChanged = { [weak self, weak row] text in
+      guard let self else { return }
+      values[item.identifier] = text
       row?.value = shown(item)
       validateContent()
     }
-    // Enter goes back, as Back does; the field has the focus once the page is in.
-    page.entry.onActivate { [weak page] in page?.dismiss() }
-    DispatchQueue.main.async { [weak page] in MainActor.assumeIsolated { _ = page?.entry.grabFocus() } }
     return page
   }
 }
 
-/// A free-text item's page: one field, named by the item's title; a password's hides its text.
+/// A free-text item's page: one field, named by the item's title; a password field for a
+/// secure one. Enter goes back, as Back does; the field has the focus once the page is in.
 @MainActor
 private final class TextItemPage: ConfigurationViewController {
-  /// Held here: GTK holds the widget, not this wrapper, and the page lives while it is shown.
-  let entry: Entry
+  /// Each text the field holds, as the user types.
+  var onChanged: (@MainActor (String) -> Void)?
+  /// Held here: GTK holds the widgets, not these wrappers, and the page lives while it is shown.
+  private let entry: Entry?
+  private let password: PasswordEntry?
 
   init(item: ComposeSheetDeclaration.Item, text: String) {
-    entry = Entry(text: text)
-    entry.setAccessibleLabel(item.title)
-    if item.isSecure { entry.isTextVisible = false }
-    entry.expand(horizontally: true)
+    let field: Widget
+    if item.isSecure {
+      let password = PasswordEntry(text: text)
+      (self.password, entry, field) = (password, nil, password)
+    } else {
+      let entry = Entry(text: text)
+      (self.entry, password, field) = (entry, nil, entry)
+    }
+    field.setAccessibleLabel(item.title)
+    field.expand(horizontally: true)
     let box = Box(.vertical, spacing: 6)
     box.setMargins(top: 18, bottom: 18, start: 18, end: 18)
-    box.append(entry)
+    box.append(field)
     super.init(title: item.title, content: box)
+    entry?.onChanged { [weak self] in self?.changed() }
+    password?.onChanged { [weak self] in self?.changed() }
+    entry?.onActivate { [weak self] in self?.dismiss() }
+    password?.onActivate { [weak self] in self?.dismiss() }
+    DispatchQueue.main.async { [weak field] in MainActor.assumeIsolated { _ = field?.grabFocus() } }
+  }
+
+  private func changed() {
+    onChanged?(entry?.text ?? password?.text ?? "")
   }
 }

@@ -18,16 +18,3 @@ extension Window {
     x11Identifier.map { "x11:" + String($0, radix: 16) }
   }
 }
-
-extension Entry {
-  /// Whether the text is shown; `false` for a password: each character is drawn as a dot, and
-  /// input methods and assistive technologies are told it is a password.
-  public var isTextVisible: Bool {
-    get { gtk_entry_get_visibility(cast(widget)) != 0 }
-    set {
-      gtk_entry_set_visibility(cast(widget), newValue.gboolean)
-      gtk_entry_set_input_purpose(
-        cast(widget), newValue ? GTK_INPUT_PURPOSE_FREE_FORM : GTK_INPUT_PURPOSE_PASSWORD)
-    }
-  }
-}
