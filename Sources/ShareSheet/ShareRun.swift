@@ -117,7 +117,8 @@ final class ShareRun: Sendable {
     return run
   }
 
-  /// Stops the service's program (its whole process group); the share ends cancelled.
+  /// Closes the compose sheet while it shows (nothing is shared), else stops the service's program
+  /// (its whole process group); the share ends cancelled.
   func cancel() {
     let (session, prompt) = state.withLock { state in
       state.cancelled = true
