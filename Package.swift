@@ -142,7 +142,7 @@ package.targets += [
     name: "ShareSheet",
     dependencies: [
       "ShareGtk", "ShareCore", "ShareHost", "ShareGLib", "ShareDBus", "SharePOSIX", "ShareProtocol",
-      "ShareDesktop",
+      "ShareDesktop", "ShareKitUI",
     ]),
   .executableTarget(name: "xdg-share-sheet", dependencies: ["ShareSheet", "SharePOSIX"]),
   // ShareKit's user interface: the compose sheet and custom sheets, for extensions that show one.

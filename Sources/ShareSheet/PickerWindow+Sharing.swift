@@ -1,4 +1,5 @@
 import Dispatch
+import FoundationEssentials
 import ShareCore
 import ShareGtk
 import ShareHost
@@ -58,24 +59,21 @@ extension PickerWindow {
   /// How long a success stays on screen before the window closes by itself, in seconds.
   static let successDisplayTime = 5.0
 
-  /// Shares with the service `id`: the progress page, then the outcome.
+  /// Shares with the service `id`: its compose sheet when it declares one (Cancel there comes
+  /// back to the list), the progress page, then the outcome.
   func choose(_ id: String) {
     guard !editing, run == nil, let loaded,
       let service = loaded.accepting.first(where: { $0.id == id })
     else { return }
     closeGeneration += 1
-    editButton.isVisible = false
-    progress.title.text = text("Sharing with {service}…", ["service": service.name])
-    progress.message.text = ""
-    progress.cancel.label = text("Cancel")
-    progress.cancel.isSensitive = true
-    progress.update(fraction: nil, message: nil)
-    stack.show(Page.progress)
-    // The focus leaves the search field before it goes insensitive.
-    progress.cancel.grabFocus()
-    search.isSensitive = false
     // The share outlives the window: the application waits for it.
     application.hold()
+    // The program's own sheet, and the declared compose sheet, stay above the picker.
+    var environment = self.environment
+    let handle = window.portalHandle
+    if let handle { environment["XDG_SHARE_PARENT_WINDOW"] = handle }
+    let compose = service.composeSheet == nil ? nil : composeStart(for: service, parent: handle ?? "")
+    if compose == nil { showProgress(service) }
 
     let application = self.application
     let report = self.report
@@ -84,7 +82,11 @@ extension PickerWindow {
     let background = BackgroundShare()
     self.background = background
     run = ShareRun.start(
-      serviceID: id, items: items, loaded: loaded, environment: environment,
+      serviceID: id, items: items, loaded: loaded, environment: environment, compose: compose,
+      composed: { [weak self] in
+        guard let self, self.isOpen else { return }
+        self.showProgress(service)
+      },
       progress: { [weak self] fraction, message in
         background.progress(fraction, message)
         guard let self, self.isOpen else { return }
@@ -96,6 +98,12 @@ extension PickerWindow {
         self?.window.close()
       },
       end: { [weak self] end in
+        if case .composeCancelled = end {
+          // Nothing was shared: back to the list, as if no service had been chosen.
+          self?.composeCancelled()
+          application.release()
+          return
+        }
         let result = end.result(serviceID: id)
         report(result)
         if let self, self.isOpen, !background.isInBackground {
@@ -111,10 +119,61 @@ extension PickerWindow {
     background.run = run
   }
 
+  /// The progress page, while the share with `service` runs.
+  private func showProgress(_ service: ShareService) {
+    editButton.isVisible = false
+    progress.title.text = text("Sharing with {service}…", ["service": service.name])
+    progress.message.text = ""
+    progress.cancel.label = text("Cancel")
+    progress.cancel.isSensitive = true
+    progress.update(fraction: nil, message: nil)
+    stack.show(Page.progress)
+    // The focus leaves the search field before it goes insensitive.
+    progress.cancel.grabFocus()
+    search.isSensitive = false
+  }
+
+  /// The compose step for `service`: the declared sheet shown by this program (`--compose`),
+  /// above the picker's window, its values remembered as `xdg-share share` remembers them.
+  private func composeStart(for service: ShareService, parent: String) -> ComposeStart {
+    let program = Self.ownProgram ?? SheetProgram.locate(environment: environment) ?? SheetProgram.name
+    return ComposeStart(
+      step: ComposeStep(
+        configuration: ConfigurationStore(configHome: SearchPaths(environment: environment).configHome),
+        secrets: KeyringSecretStore(environment: environment)),
+      prompt: SheetComposePrompt(program: program, environment: environment, parent: parent),
+      service: service)
+  }
+
+  /// This program, for its compose sheet: the path `/proc/self/exe` names.
+  private static var ownProgram: String? {
+    guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+      return nil
+    }
+    return path.hasSuffix(" (deleted)") ? nil : path
+  }
+
+  /// The compose sheet was cancelled: the list again, the window as it was before the choice.
+  private func composeCancelled() {
+    run = nil
+    background = nil
+    guard isOpen else { return }
+    // After a Retry the outcome page was showing.
+    search.isSensitive = true
+    editButton.isVisible = !rows.isEmpty
+    stack.show(Page.choose)
+    search.grabFocus()
+  }
+
   /// The window is being closed: before a choice the picker is cancelled; a share already
-  /// running goes on in the background, its progress and end in a notification.
+  /// running goes on in the background, its progress and end in a notification. With the
+  /// compose sheet open, nothing was posted yet: it closes, and nothing is shared.
   func windowClosing() {
     closeGeneration += 1
+    if run?.isComposing == true {
+      cancelShare()
+      return
+    }
     progressView?.stop()
     guard run != nil, let background, !background.isCancelled, let name = progressView?.title.text else {
       return
@@ -182,6 +241,16 @@ extension PickerWindow {
       style = "error"
       title = text("Cannot share with {service}", name)
       detail = SheetResult.refused(refusal, serviceID: service.id).message ?? ""
+    case .composeFailed(let failure):
+      icon = ["dialog-error-symbolic"]
+      style = "error"
+      title = text("Cannot share with {service}", name)
+      detail = failure.message
+      buttons.append(retryButton(service))
+    case .composeCancelled:
+      icon = ["dialog-information-symbolic"]
+      style = "dim-label"
+      title = text("{service} cancelled", name)
     }
     buttons.append(closeButton())
     status.footnote.text = footnote
@@ -289,6 +358,9 @@ extension PickerWindow {
         text("Cannot share with {service}", name),
         SheetResult.refused(refusal, serviceID: "").message ?? "", true
       )
+    case .composeFailed(let failure):
+      return (text("Cannot share with {service}", name), failure.message, true)
+    case .composeCancelled: return (text("{service} cancelled", name), "", false)
     }
   }
 }

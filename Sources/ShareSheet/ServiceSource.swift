@@ -4,6 +4,7 @@ import ShareDBus
 import ShareDesktop
 import ShareGLib
 import ShareHost
+import ShareProtocol
 
 // The picker's one use of ShareHost's service engine: ServiceCatalog's one way from items to
 // services, and a share of the selection already prepared.
@@ -65,14 +66,14 @@ enum ServiceSource {
   /// Prepares the share of the loaded selection with `serviceID`: re-checks the rule and records
   /// the request.
   static func session(
-    serviceID: String, loaded: LoadedSelection, environment: [String: String]
+    serviceID: String, loaded: LoadedSelection, environment: [String: String], compose: ComposePayload? = nil
   ) throws(ShareRefusal) -> ShareSession {
     guard let service = loaded.registry.service(withID: serviceID) else { throw .noSuchService(serviceID) }
     guard let prepared = loaded.prepared else { throw .unreadableFiles(loaded.problems) }
     return try ShareSession(
       service: service, selection: prepared, types: loaded.types,
       history: HistoryStore(stateHome: SearchPaths(environment: environment).stateHome),
-      environment: environment)
+      environment: environment, compose: compose)
   }
 }
 

@@ -1,6 +1,7 @@
 import Dispatch
 import ShareCore
 import ShareHost
+import ShareProtocol
 import Synchronization
 
 /// How a share ended.
@@ -8,13 +9,28 @@ enum ShareEnd: Sendable {
   /// It could not start: the rule refused the items, a file went, the history cannot be written.
   case refused(ShareRefusal)
   case finished(ShareOutcome, requestID: String)
+  /// The compose sheet was cancelled: the share never started (the picker shows its list again).
+  case composeCancelled
+  /// The compose step stopped the share before it started (the sheet failed, a value missing).
+  case composeFailed(ComposeFailure)
 
   func result(serviceID: String) -> SheetResult {
     switch self {
     case .refused(let refusal): .refused(refusal, serviceID: serviceID)
     case .finished(let outcome, let requestID): .outcome(outcome, serviceID: serviceID, requestID: requestID)
+    case .composeCancelled:
+      SheetResult(exitStatus: 3, response: 1, serviceID: serviceID, message: "cancelled")
+    case .composeFailed(let failure):
+      SheetResult(exitStatus: 1, response: 2, serviceID: serviceID, message: failure.message)
     }
   }
+}
+
+/// The compose step before a share with a service that declares a sheet.
+struct ComposeStart: Sendable {
+  var step: ComposeStep
+  var prompt: any ComposePrompt
+  var service: ShareService
 }
 
 /// One share running on a thread of its own (a plugin may run for minutes), its progress, its
@@ -27,6 +43,7 @@ final class ShareRun: Sendable {
 
   private struct State {
     var session: ShareSession?
+    var prompt: (any ComposePrompt)?
     var cancelled = false
   }
 
@@ -35,19 +52,54 @@ final class ShareRun: Sendable {
     progressRelay = ProgressRelay(deliver: progress)
   }
 
-  /// Starts sharing `items` with `serviceID`.
+  /// Whether the compose sheet is open: the share has not started, and Cancel (or the picker
+  /// closed) closes the sheet.
+  var isComposing: Bool {
+    state.withLock { $0.prompt != nil }
+  }
+
+  /// Starts sharing `items` with `serviceID`; with `compose`, its sheet first, and `composed`
+  /// once the user posted (the share then starts).
   static func start(
     serviceID: String, items: [ShareItem], loaded: LoadedSelection, environment: [String: String],
+    compose: ComposeStart? = nil, composed: @escaping @Sendable @MainActor () -> Void = {},
     progress: @escaping @Sendable @MainActor (Double?, String?) -> Void,
     posted: @escaping @Sendable @MainActor () -> Void,
     end: @escaping @Sendable @MainActor (ShareEnd) -> Void
   ) -> ShareRun {
     let run = ShareRun(serviceID: serviceID, progress: progress)
+    if let compose { run.state.withLock { $0.prompt = compose.prompt } }
     DispatchQueue.global(qos: .userInitiated).async {
+      var payload: ComposePayload?
+      if let compose {
+        // Blocks while the sheet shows: this thread is the share's own.
+        let outcome = compose.step.run(service: compose.service, items: items, prompt: compose.prompt)
+        let cancelled = run.state.withLock { state in
+          state.prompt = nil
+          return state.cancelled
+        }
+        switch outcome {
+        case .notDeclared: break
+        case .posted(let posted, let warnings):
+          for warning in warnings { SheetApp.printError("xdg-share-sheet: \(warning.message)") }
+          payload = posted
+        case .cancelled:
+          Task { @MainActor in end(.composeCancelled) }
+          return
+        case .failed(let failure):
+          Task { @MainActor in end(.composeFailed(failure)) }
+          return
+        }
+        if cancelled {
+          Task { @MainActor in end(.composeCancelled) }
+          return
+        }
+        Task { @MainActor in composed() }
+      }
       let finished: ShareEnd
       do throws(ShareRefusal) {
         let session = try ServiceSource.session(
-          serviceID: serviceID, loaded: loaded, environment: environment)
+          serviceID: serviceID, loaded: loaded, environment: environment, compose: payload)
         let cancelledEarly = run.state.withLock { state in
           state.session = session
           return state.cancelled
@@ -65,12 +117,14 @@ final class ShareRun: Sendable {
     return run
   }
 
-  /// Stops the service's program (its whole process group); the share ends cancelled.
+  /// Closes the compose sheet while it shows (nothing is shared), else stops the service's program
+  /// (its whole process group); the share ends cancelled.
   func cancel() {
-    let session = state.withLock { state in
+    let (session, prompt) = state.withLock { state in
       state.cancelled = true
-      return state.session
+      return (state.session, state.prompt)
     }
+    prompt?.cancel()
     session?.cancel()
   }
 }

@@ -21,6 +21,7 @@ public enum SheetApp {
   /// its window (posted, or its window closed) is cancelled too, except on SIGHUP: the caller
   /// that started the sheet went away, which a share in the background outlives.
   public static func terminate(signal: Int32) {
+    if ComposeMode.isRunning { ComposeMode.terminate() }
     for picker in PickerWindow.live { picker.terminate() }
     guard signal != Signal.hangUp else { return }
     for share in BackgroundShare.running { share.cancel() }
@@ -45,6 +46,9 @@ public enum SheetApp {
     let items = parsed.items.map { item -> ShareItem in
       if case .file(let path) = item { return .file(path.absolute(in: directory)) }
       return item
+    }
+    if let serviceID = parsed.compose {
+      return ComposeMode.run(serviceID: serviceID, items: items, arguments: parsed, environment: environment)
     }
     let text = SheetText(environment: environment)
     let timing = environment["XDG_SHARE_SHEET_TIMING"] != nil

@@ -4,6 +4,7 @@ import ShareCore
 ///
 /// ```
 /// xdg-share-sheet [--parent PARENT] [--text TEXT]... [--url URL]... [--result-fd N] [--] FILE...
+/// xdg-share-sheet --compose SERVICE-ID [--parent PARENT] --result-fd N [--url URL]... [--text TEXT]... -- FILE...
 /// ```
 ///
 /// Arguments are bytes: a file name reaches the service byte for byte, as with `xdg-share`.
@@ -16,6 +17,9 @@ public struct SheetArguments: Equatable, Sendable {
   public var resultDescriptor: Int32?
   /// The service to share with at once, without the list (a launcher's action).
   public var service: String?
+  /// `--compose SERVICE-ID`: only the compose sheet the service declares, before the host shares
+  /// (see `SheetComposePrompt` in ShareHost); the picker is not shown.
+  public var compose: String?
   public var showHelp = false
   /// Problems that do not stop the picker (a parent it cannot use), for standard error.
   public var warnings: [String] = []
@@ -55,6 +59,9 @@ public struct SheetArguments: Equatable, Sendable {
       --text TEXT       share a text
       --url URL         share a link
       --service ID      share with this service at once, without the list
+      --compose ID      show only the compose sheet service ID declares (XDGShareComposeSheet),
+                        starting from the line {"compose": {...}} on standard input; on Post
+                        write that line, as posted, to the result descriptor; exit 3 on Cancel
       --result-fd N     write the result as one line of JSON on descriptor N
       --help            show this help
 
@@ -106,6 +113,7 @@ public struct SheetArguments: Equatable, Sendable {
           result.warnings.append(error.message)
         }
       case "--service": result.service = try value()
+      case "--compose": result.compose = try value()
       case "--result-fd":
         let given = try value()
         guard let number = Int32(given), number >= 0 else { throw .notADescriptor(given) }

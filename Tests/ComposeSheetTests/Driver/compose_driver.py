@@ -30,6 +30,11 @@ Steps, run in order; the first that fails ends the driver with status 1:
   wait-window-gone       wait until the sheet has no window left
   screenshot PATH        save the sheet's window as a PNG
   sleep SECONDS
+  type-field NAME TEXT   replace the text of the one-line field (entry) named NAME
+  field-role NAME        print `field-role: NAME ROLE`, the role of the field named NAME
+  switch-app NAME        drive another application named NAME from now on (a process other
+                         than the one driven now: the compose sheet a picker opened)
+  first-app              drive the application found first again
 
 Found by role and accessible name only, never by position on screen.
 """
@@ -110,6 +115,24 @@ def count_label(app):
     return found[0] if found else None
 
 
+def entry_field(app, name):
+    roles = (pyatspi.ROLE_ENTRY, pyatspi.ROLE_TEXT, pyatspi.ROLE_PASSWORD_TEXT)
+    found = descendants(app, lambda n: n.getRole() in roles and n.name == name)
+    return found[0] if found else None
+
+
+def other_app(name, pid):
+    desktop = pyatspi.Registry.getDesktop(0)
+    for index in range(desktop.childCount):
+        candidate = desktop.getChildAtIndex(index)
+        try:
+            if candidate is not None and candidate.name == name and candidate.get_process_id() != pid:
+                return candidate
+        except Exception:
+            pass
+    return None
+
+
 def window():
     found = subprocess.run(["xdotool", "search", "--onlyvisible", "--pid", str(PID)],
                            capture_output=True, text=True).stdout.split()
@@ -117,7 +140,9 @@ def window():
 
 
 def run_steps(app, steps):
+    global PID
     index = 0
+    first = (app, PID)
 
     def argument():
         nonlocal index
@@ -193,6 +218,21 @@ def run_steps(app, steps):
                 print(f"tree: {node.getRoleName()} {node.name!r}", flush=True)
         elif step == "sleep":
             time.sleep(float(argument()))
+        elif step == "type-field":
+            name, text = argument(), argument()
+            wait_for(f"a field named {name!r}", lambda: entry_field(app, name)).queryEditableText().setTextContents(text)
+            time.sleep(0.2)
+        elif step == "field-role":
+            name = argument()
+            target = wait_for(f"a field named {name!r}", lambda: entry_field(app, name))
+            print(f"field-role: {name} {target.getRoleName()}", flush=True)
+        elif step == "switch-app":
+            name = argument()
+            current = PID
+            app = wait_for(f"another application {name!r}", lambda: other_app(name, current))
+            PID = app.get_process_id()
+        elif step == "first-app":
+            app, PID = first
         else:
             fail(f"unknown step {step!r}")
 
