@@ -1,8 +1,8 @@
 import Foundation
 import ShareCore
 import ShareHost
-import ShareProtocol
 import SharePOSIX
+import ShareProtocol
 import ShareTestSupport
 import Testing
 

@@ -44,7 +44,8 @@ import Testing
       #"echo '{"other": 1}'"#,
       .failed(
         .unreadableOutput(
-          line: #"{"other": 1}"#, problem: .invalid(at: nil, "expected progress, posted, complete or cancel")))
+          line: #"{"other": 1}"#, problem: .invalid(at: nil, "expected progress, posted, complete or cancel"))
+      )
     ),
     (
       #"echo '{"progress": "half"}'"#,
