@@ -131,6 +131,9 @@ let package = Package(
 package.products.append(.executable(name: "xdg-share-sheet", targets: ["xdg-share-sheet"]))
 package.products.append(.library(name: "ShareKitUI", targets: ["ShareKitUI"]))
 package.products.append(.executable(name: "Microblog", targets: ["Microblog"]))
+package.products.append(.executable(name: "ShareByMail", targets: ["ShareByMail"]))
+package.products.append(.executable(name: "Hoi", targets: ["Hoi"]))
+package.products.append(.executable(name: "hoi-friends", targets: ["hoi-friends"]))
 package.targets += [
   .systemLibrary(
     name: "CGtk", path: "Sources/System/CGtk", pkgConfig: "libadwaita-1",
@@ -150,6 +153,13 @@ package.targets += [
   .target(name: "ShareKitUI", dependencies: ["ShareKit", "ShareGtk"]),
   // The example extension with the stock compose sheet (examples/Microblog/README.md).
   .executableTarget(name: "Microblog", dependencies: ["ShareKitUI"], path: "examples/Microblog/Sources"),
+  // The seeds' extensions ported: ShareByMail's "Share this" sheet (examples/ShareByMail/README.md)
+  // and Hoi's list of friends with its companion command (examples/Hoi/README.md).
+  .executableTarget(name: "ShareByMail", dependencies: ["ShareKitUI"], path: "examples/ShareByMail/Sources"),
+  .executableTarget(name: "Hoi", dependencies: ["ShareKitUI"], path: "examples/Hoi/Sources/Hoi"),
+  // Hoi's companion: writes the friends list as the app would. ShareKit alone, no GTK.
+  .executableTarget(
+    name: "hoi-friends", dependencies: ["ShareKit"], path: "examples/Hoi/Sources/hoi-friends"),
   // Unit tests of the picker's logic, and the picker driven through AT-SPI under Xvfb.
   .testTarget(
     name: "SheetTests",

@@ -16,6 +16,9 @@ Steps, run in order; the first that fails ends the driver with status 1:
   type TEXT              replace the text of the field named "Message" (EditableText)
   append TEXT            insert TEXT at the end of "Message"
   text                   print `text: "..."`, the text of "Message" (JSON)
+  set NAME TEXT          replace the text of the text field named NAME (an entry or a text view)
+  field NAME             print `field: NAME = "..."`, the text of the text field NAME (JSON)
+  labels                 print `labels: [...]`, every label's name, in tree order
   count                  print `count: NAME`, the name of the "… remaining" label
   sensitive NAME         print `sensitive: NAME true|false` for the push button NAME
   describe NAME          print `describe: NAME = DESCRIPTION` for the push button NAME
@@ -27,6 +30,11 @@ Steps, run in order; the first that fails ends the driver with status 1:
   key KEYSYM             press a key (xdotool) in the sheet's window, e.g. Escape, ctrl+Return
   wait-button NAME       wait until a push button named NAME is in the tree
   wait-no-button NAME    wait until no push button named NAME is in the tree
+  wait-sensitive NAME true|false
+                         wait until the push button NAME is (in)sensitive: AT-SPI's state
+                         changes arrive after the action that made them
+  wait-presented         wait until the sheet has slid in: its XDG_SHARE_ANIMATION_LOG file has a
+                         `slide-in` line (before, GTK may ignore a row's action)
   wait-window-gone       wait until the sheet has no window left
   screenshot PATH        save the sheet's window as a PNG
   sleep SECONDS
@@ -39,6 +47,7 @@ Steps, run in order; the first that fails ends the driver with status 1:
 Found by role and accessible name only, never by position on screen.
 """
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -109,6 +118,12 @@ def message(app):
     return found[0] if found else None
 
 
+def text_field(app, name):
+    found = descendants(
+        app, lambda n: n.getRole() in (pyatspi.ROLE_TEXT, pyatspi.ROLE_ENTRY) and n.name == name)
+    return found[0] if found else None
+
+
 def count_label(app):
     found = descendants(
         app, lambda n: n.getRole() == pyatspi.ROLE_LABEL and (n.name or "").endswith(" remaining"))
@@ -131,6 +146,14 @@ def other_app(name, pid):
         except Exception:
             pass
     return None
+
+
+def presented():
+    try:
+        with open(os.environ["XDG_SHARE_ANIMATION_LOG"], encoding="utf-8") as log:
+            return any(line.startswith("slide-in ") for line in log)
+    except (KeyError, OSError):
+        return False
 
 
 def window():
@@ -167,6 +190,20 @@ def run_steps(app, steps):
         elif step == "text":
             field = wait_for("the field Message", lambda: message(app))
             print("text: " + json.dumps(field.queryText().getText(0, -1)), flush=True)
+        elif step == "set":
+            name, text = argument(), argument()
+            field = wait_for(f"a text field named {name!r}", lambda: text_field(app, name))
+            field.queryEditableText().setTextContents(text)
+            time.sleep(0.2)
+        elif step == "field":
+            name = argument()
+            field = wait_for(f"a text field named {name!r}", lambda: text_field(app, name))
+            # An entry answers (0, -1) with nothing; the count works for entries and text views.
+            text = field.queryText()
+            print(f"field: {name} = " + json.dumps(text.getText(0, text.characterCount)), flush=True)
+        elif step == "labels":
+            names = [n.name for n in descendants(app, lambda n: n.getRole() == pyatspi.ROLE_LABEL)]
+            print("labels: " + json.dumps(names), flush=True)
         elif step == "count":
             print("count: " + wait_for("the count", lambda: count_label(app)).name, flush=True)
         elif step == "sensitive":
@@ -199,6 +236,13 @@ def run_steps(app, steps):
         elif step == "wait-button":
             name = argument()
             wait_for(f"a button named {name!r}", lambda: button(app, name))
+        elif step == "wait-sensitive":
+            name, wanted = argument(), argument() == "true"
+            wait_for(f"a button named {name!r} sensitive {wanted}", lambda: (
+                lambda found: found is not None
+                and found.getState().contains(pyatspi.STATE_SENSITIVE) == wanted)(button(app, name)))
+        elif step == "wait-presented":
+            wait_for("the sheet to slide in", presented)
         elif step == "wait-no-button":
             name = argument()
             wait_for(f"no button named {name!r}", lambda: button(app, name) is None)
