@@ -260,6 +260,39 @@ import Testing
     #expect(state == nil || state == "Z", "Ctrl-C on the host ends the plugin too")
   }
 
+  @Test func killingTheHostEndsThePlugin() throws {
+    try plugin(
+      "com.example.orphaned",
+      body: """
+        open(os.path.join(os.environ["XDG_STATE_HOME"], "plugin.pid"), "w").write(str(os.getpid()))
+        time.sleep(60)
+        """)
+    try desktop.writeFile(named: "a.txt", contents: "a")
+    let host = try ChildProcess.spawn(
+      [Tool.path, "--service", "com.example.orphaned", "a.txt"].map { Array($0.utf8) },
+      environment: desktop.environment,
+      workingDirectory: Array(desktop.files.utf8), standardInput: .null, standardOutput: .null,
+      standardError: .null)
+    let pidFile = "\(desktop.root)/state/plugin.pid"
+    let deadline = Date().addingTimeInterval(10)
+    func pluginPID() -> Int32? {
+      (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap { Int32($0) }
+    }
+    while pluginPID() == nil, Date() < deadline { usleep(20_000) }
+    let pid = try #require(pluginPID())
+    host.signal(Signal.kill)
+    #expect(host.wait() == .signalled(Signal.kill))
+    // The parent-death signal arrives at once; the orphan is reaped by init.
+    let gone = Date().addingTimeInterval(2)
+    func running() -> Bool {
+      let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ")[
+        2]
+      return state != nil && state != "Z"
+    }
+    while running(), Date() < gone { usleep(20_000) }
+    #expect(!running(), "the plugin outlived its host")
+  }
+
   @Test func unknownServiceExitsWithSix() throws {
     try plugin("com.example.echo", body: "emit({'complete': {}})")
     try desktop.writeFile(named: "a.txt", contents: "a")
