@@ -68,7 +68,7 @@ if [ "$mode" = test ]; then
   # developer's session bus or desktop.
   unset DBUS_SESSION_BUS_ADDRESS DISPLAY WAYLAND_DISPLAY
   say "checking the format"
-  swift format lint --strict -r Sources Tests Benchmarks Package.swift
+  swift format lint --strict -r Sources Tests Benchmarks examples Package.swift
   # Warnings are errors here rather than in Package.swift, which a package depended on by
   # version may not carry (unsafe flags).
   swift build --build-tests -Xswiftc -warnings-as-errors
