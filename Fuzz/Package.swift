@@ -32,10 +32,13 @@ let package = Package(
     .target(name: "ShareCore", path: "Modules/ShareCore"),
     .target(name: "ShareProtocol", path: "Modules/ShareProtocol"),
     .target(name: "SharePOSIX", dependencies: ["CPOSIX"], path: "Modules/SharePOSIX"),
-    .target(name: "ShareGLib", dependencies: ["CGLib", "ShareCore", "SharePOSIX"], path: "Modules/ShareGLib"),
-    .target(name: "ShareDBus", dependencies: ["CDBus", "ShareCore", "SharePOSIX"], path: "Modules/ShareDBus"),
     .target(
-      name: "ShareHost", dependencies: ["ShareCore", "ShareProtocol", "SharePOSIX", "ShareGLib", "ShareDBus"],
+      name: "ShareGLib", dependencies: ["CGLib", "ShareCore", "SharePOSIX"], path: "Modules/ShareGLib"),
+    .target(
+      name: "ShareDBus", dependencies: ["CDBus", "ShareCore", "SharePOSIX"], path: "Modules/ShareDBus"),
+    .target(
+      name: "ShareHost",
+      dependencies: ["ShareCore", "ShareProtocol", "SharePOSIX", "ShareGLib", "ShareDBus"],
       path: "Modules/ShareHost"),
     .target(name: "ShareDesktop", dependencies: ["ShareCore", "SharePOSIX"], path: "Modules/ShareDesktop"),
     .target(

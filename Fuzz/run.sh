@@ -48,7 +48,9 @@ for target in "${targets[@]}"; do
   if [ -n "${FUZZ_RUNS:-}" ]; then options+=(-runs="$FUZZ_RUNS"); else options+=(-max_total_time="$seconds"); fi
   [ -f "$fuzz/dictionaries/$target.dict" ] && options+=(-dict="$fuzz/dictionaries/$target.dict")
   log="$fuzz/.build/logs/$target.log"
-  echo "==> fuzz-$target ${FUZZ_RUNS:+for $FUZZ_RUNS runs}${FUZZ_RUNS:-for $seconds s} (log: ${log#"$fuzz/"})"
+  budget="for $seconds s"
+  [ -n "${FUZZ_RUNS:-}" ] && budget="for $FUZZ_RUNS runs"
+  echo "==> fuzz-$target $budget (log: Fuzz/${log#"$fuzz/"})"
   result=ok
   # The Swift runtime's own backtracer would symbolicate for seconds on each crash; libFuzzer
   # prints the stack itself. Leaks inside Foundation are suppressed in lsan.supp, with reasons.

@@ -10,7 +10,8 @@ public let fuzzTypes: TypeSystem = {
     let aliases = FileManager.default.contents(atPath: folder + "aliases")
   {
     mime.add(
-      subclasses: String(decoding: subclasses, as: UTF8.self), aliases: String(decoding: aliases, as: UTF8.self))
+      subclasses: String(decoding: subclasses, as: UTF8.self),
+      aliases: String(decoding: aliases, as: UTF8.self))
   }
   return TypeSystem(mime: mime)
 }()
@@ -20,7 +21,8 @@ public let fuzzTypes: TypeSystem = {
 public let fuzzAttachments: [Attachment] = {
   func file(_ name: String, _ type: String, directory: Bool = false) -> Attachment {
     Attachment(
-      item: .file(FilePath("/home/user/" + name)), typeIdentifiers: fuzzTypes.typeIdentifiers(forMIMEType: type),
+      item: .file(FilePath("/home/user/" + name)),
+      typeIdentifiers: fuzzTypes.typeIdentifiers(forMIMEType: type),
       file: FileFacts(contentType: type, size: 1000, isDirectory: directory))
   }
   return [

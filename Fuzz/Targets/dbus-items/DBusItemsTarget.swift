@@ -52,7 +52,8 @@ private func likelyValue(for key: String, _ input: inout FuzzInput) -> DBusValue
     if input.bool() { bytes.insert(UInt8(ascii: "/"), at: 0) }
     return .bytes(bytes)
   case "url":
-    return .string(input.pick(["file://", "https://", "file:///tmp/", "mailto:", "", "a:"]) + text(&input, 30))
+    return .string(
+      input.pick(["file://", "https://", "file:///tmp/", "mailto:", "", "a:"]) + text(&input, 30))
   case "mime-type":
     return .string(input.pick(["image/", "text/", "", "a/b/", " "]) + text(&input, 12))
   default:
@@ -73,7 +74,8 @@ private func randomValue(_ input: inout FuzzInput, depth: Int) -> DBusValue {
   case 5: return .uint32(UInt32(input.byte()))
   case 6: return .int64(Int64(Int8(bitPattern: input.byte())) << 40)
   case 7: return .uint64(UInt64(input.byte()) << 56)
-  case 8: return .double(input.pick([0, -0.0, 1.5, .nan, .infinity, -.infinity, 1e308, .leastNonzeroMagnitude]))
+  case 8:
+    return .double(input.pick([0, -0.0, 1.5, .nan, .infinity, -.infinity, 1e308, .leastNonzeroMagnitude]))
   case 9, 10: return .string(text(&input, 30))
   case 11: return .objectPath(input.pick(["/", "/org/xdgshare/Share", "/a/b_c/D1"]))
   case 12: return .signature(input.pick(["", "s", "a{sv}", "(ii)ay"]))

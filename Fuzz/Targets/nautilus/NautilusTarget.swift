@@ -16,7 +16,10 @@ public func fuzzNautilus(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   if !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
     let word = dbusExecWord(value)
     let words = ShellWords.split(word + " daemon")
-    expect(words.map { Array($0.unicodeScalars) } == [Array(value.unicodeScalars), Array("daemon".unicodeScalars)], "Exec=\(word) daemon gives \(words)")
+    expect(
+      words.map { Array($0.unicodeScalars) } == [
+        Array(value.unicodeScalars), Array("daemon".unicodeScalars),
+      ], "Exec=\(word) daemon gives \(words)")
   }
   return 0
 }

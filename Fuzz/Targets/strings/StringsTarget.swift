@@ -10,7 +10,9 @@ public func fuzzStrings(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let strings = Localization.strings(inBundle: bundle, languages: ["fr"])
   // The same text read directly: the table is its string values, or empty when unreadable.
   if case .dictionary(let table)? = try? PropertyListReader.read(bytes).value {
-    expect(strings.count == table.values.count(where: { if case .string = $0 { true } else { false } }), "lost strings")
+    expect(
+      strings.count == table.values.count(where: { if case .string = $0 { true } else { false } }),
+      "lost strings")
   } else {
     expect(strings.isEmpty, "strings from an unreadable file")
   }
