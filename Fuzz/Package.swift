@@ -2,7 +2,8 @@
 // libFuzzer targets for xdg-share's parsers and generators. A package of its own, so that the
 // root package's `swift build` and `swift test` never see it: Modules/ holds symbolic links to
 // the root's source folders, compiled here again with coverage and AddressSanitizer, as members
-// of this package so that the targets reach their `package` declarations.
+// of this package so that the targets reach their `package` declarations. A module the root
+// package adds to these modules' dependencies must be added here too.
 //
 // Build and run with `Fuzz/run.sh [SECONDS] [TARGET...]` (see docs/reliability.md).
 
@@ -29,6 +30,7 @@ let package = Package(
     .systemLibrary(name: "CGLib", path: "Modules/CGLib", pkgConfig: "gio-unix-2.0"),
     .systemLibrary(name: "CPOSIX", path: "Modules/CPOSIX"),
     .systemLibrary(name: "CDBus", path: "Modules/CDBus", pkgConfig: "dbus-1"),
+    .systemLibrary(name: "CSecret", path: "Modules/CSecret", pkgConfig: "libsecret-1"),
     .target(name: "ShareCore", path: "Modules/ShareCore"),
     .target(name: "ShareProtocol", path: "Modules/ShareProtocol"),
     .target(name: "SharePOSIX", dependencies: ["CPOSIX"], path: "Modules/SharePOSIX"),
@@ -36,9 +38,10 @@ let package = Package(
       name: "ShareGLib", dependencies: ["CGLib", "ShareCore", "SharePOSIX"], path: "Modules/ShareGLib"),
     .target(
       name: "ShareDBus", dependencies: ["CDBus", "ShareCore", "SharePOSIX"], path: "Modules/ShareDBus"),
+    .target(name: "ShareSecret", dependencies: ["CSecret"], path: "Modules/ShareSecret"),
     .target(
       name: "ShareHost",
-      dependencies: ["ShareCore", "ShareProtocol", "SharePOSIX", "ShareGLib", "ShareDBus"],
+      dependencies: ["ShareCore", "ShareProtocol", "SharePOSIX", "ShareGLib", "ShareDBus", "ShareSecret"],
       path: "Modules/ShareHost"),
     .target(name: "ShareDesktop", dependencies: ["ShareCore", "SharePOSIX"], path: "Modules/ShareDesktop"),
     .target(
