@@ -68,13 +68,17 @@ if [ "$mode" = test ]; then
   # developer's session bus or desktop.
   unset DBUS_SESSION_BUS_ADDRESS DISPLAY WAYLAND_DISPLAY
   say "checking the format"
-  swift format lint --strict -r Sources Tests Benchmarks examples Package.swift
+  swift format lint --strict -r Sources Tests Benchmarks examples Package.swift Fuzz/Targets Fuzz/Package.swift
   # Warnings are errors here rather than in Package.swift, which a package depended on by
   # version may not carry (unsafe flags).
   swift build --build-tests -Xswiftc -warnings-as-errors
   swift test -Xswiftc -warnings-as-errors
   say "building a ShareKit extension that depends on this package by version"
   Tests/Scripts/depend-by-version.sh
+  # Each parser and generator under libFuzzer briefly (a few minutes with the build); a crash or
+  # a broken round trip fails the run and is saved in Fuzz/crashes/. Longer runs: docs/reliability.md.
+  say "fuzzing each parser for 10 s"
+  Fuzz/run.sh 10
   exit 0
 fi
 

@@ -3,7 +3,7 @@ import ShareHost
 
 /// Every error the service sends, as data; its D-Bus name and its message are worded here, in one
 /// table, and nowhere else.
-enum BusError: Error, Equatable {
+package enum BusError: Error, Equatable {
   /// A malformed argument: which one (`items[2].path`, `options.fields`, or the method for the
   /// whole signature), what was expected and, when it says something, what was found.
   case invalidArgument(String, expected: String, found: String? = nil)

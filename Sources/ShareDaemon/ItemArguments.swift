@@ -2,10 +2,10 @@ import ShareCore
 import ShareDBus
 
 /// Decodes the `aa{sv}` items of `QueryItems` and `Share`, saying exactly what is wrong.
-enum ItemArguments {
+package enum ItemArguments {
   static let maximumItems = 10_000
 
-  static func decode(_ value: DBusValue, argument: String) throws(BusError) -> [RequestedItem] {
+  package static func decode(_ value: DBusValue, argument: String) throws(BusError) -> [RequestedItem] {
     guard case .array("a{sv}", let dictionaries) = value else {
       throw .invalidArgument(argument, expected: "an array of dictionaries (aa{sv})", found: value.signature)
     }

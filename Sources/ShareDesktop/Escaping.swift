@@ -1,17 +1,18 @@
 /// Value encodings of the formats the generators write. Each one is the inverse of what the
 /// reading program does, so that no name can change a key, a group or an argument.
-enum DesktopEntry {
+package enum DesktopEntry {
   /// A `string` or `localestring` value of a desktop entry or GLib key file: backslash, newline,
   /// carriage return and tab are escaped, and a leading space is kept as `\s`.
-  static func escape(_ value: String) -> String {
+  package static func escape(_ value: String) -> String {
     var out = ""
-    for (index, scalar) in value.unicodeScalars.enumerated() {
+    for scalar in value.unicodeScalars {
       switch scalar {
       case "\\": out += "\\\\"
       case "\n": out += "\\n"
       case "\r": out += "\\r"
       case "\t": out += "\\t"
-      case " " where index == 0: out += "\\s"
+      // Leading in what is written, after any dropped control character.
+      case " " where out.isEmpty: out += "\\s"
       default:
         // Other control characters have no escape; no reader needs them in a label.
         if scalar.value < 0x20 || scalar.value == 0x7F { continue }
@@ -23,13 +24,13 @@ enum DesktopEntry {
 
   /// A `;`-separated list: each element escaped, a `;` inside an element as `\;`, and the list
   /// ending with `;` as the specification recommends.
-  static func list(_ elements: [String]) -> String {
-    elements.map { escape($0).replacing(";", with: "\\;") + ";" }.joined()
+  package static func list(_ elements: [String]) -> String {
+    elements.map { replacingScalar(";", with: "\\;", in: escape($0)) + ";" }.joined()
   }
 
   /// Characters that make an Exec argument need quotes (Desktop Entry Specification,
   /// "The Exec key").
-  private static let reserved: Set<Character> = [
+  private static let reserved: Set<Unicode.Scalar> = [
     " ", "\t", "\n", "\"", "'", "\\", ">", "<", "~", "|", "&", ";", "$", "*", "?", "#", "(", ")", "`",
   ]
 
@@ -37,35 +38,37 @@ enum DesktopEntry {
   /// character, with `"`, `` ` ``, `$` and `\` escaped inside the quotes; `%` doubled everywhere.
   /// The same text is read correctly by `g_shell_parse_argv` and `KShell::splitArgs`, which the
   /// file managers that do not follow the specification to the letter use instead.
-  static func execArgument(_ argument: String) -> String {
-    let percentEscaped = argument.replacing("%", with: "%%")
-    guard argument.isEmpty || argument.contains(where: reserved.contains) else { return percentEscaped }
+  package static func execArgument(_ argument: String) -> String {
+    let percentEscaped = replacingScalar("%", with: "%%", in: argument)
+    guard argument.isEmpty || argument.unicodeScalars.contains(where: reserved.contains) else {
+      return percentEscaped
+    }
     var quoted = "\""
-    for character in percentEscaped {
-      if character == "\"" || character == "`" || character == "$" || character == "\\" {
+    for scalar in percentEscaped.unicodeScalars {
+      if scalar == "\"" || scalar == "`" || scalar == "$" || scalar == "\\" {
         quoted.append("\\")
       }
-      quoted.append(character)
+      quoted.unicodeScalars.append(scalar)
     }
     return quoted + "\""
   }
 
   /// The Exec line of a service's entry: `<xdg-share> --service <id> -- %F`, string-escaped. The
   /// files come last, after `--`, so that a file named `--service` stays a file.
-  static func exec(executable: String, serviceID: String) -> String {
+  package static func exec(executable: String, serviceID: String) -> String {
     exec(executable: executable, options: ["--service", serviceID])
   }
 
   /// The Exec line of a "Share…" entry: `<xdg-share> --picker -- %F`, which opens the share sheet
   /// with the selection; the files come last, as in ``exec(executable:serviceID:)``.
-  static func pickerExec(executable: String) -> String {
+  package static func pickerExec(executable: String) -> String {
     exec(executable: executable, options: ["--picker"])
   }
 
   /// The Exec line of a launcher's action for one service: `<xdg-share> --picker --service ID
   /// -- %F`. A launcher starts an action without files: the share sheet then asks for them and
   /// shows the share's progress and outcome.
-  static func launcherExec(executable: String, serviceID: String) -> String {
+  package static func launcherExec(executable: String, serviceID: String) -> String {
     exec(executable: executable, options: ["--picker", "--service", serviceID])
   }
 
@@ -77,7 +80,7 @@ enum DesktopEntry {
 
 /// A Python string literal that means exactly `value`: printable ASCII as it is, everything else
 /// as `\x`, `\u` or `\U` escapes, so the generated source is plain ASCII whatever the value holds.
-func pythonStringLiteral(_ value: String) -> String {
+package func pythonStringLiteral(_ value: String) -> String {
   var out = "\""
   for scalar in value.unicodeScalars {
     switch scalar {
@@ -98,8 +101,18 @@ func pythonStringLiteral(_ value: String) -> String {
 
 /// A word for `dbus-daemon`'s Exec line, which is split like a shell command line without
 /// running a shell: single-quoted unless it is plainly safe.
-func dbusExecWord(_ word: String) -> String {
+package func dbusExecWord(_ word: String) -> String {
   let plain = word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/._+-,:@=".contains($0)) }
   guard !plain || word.isEmpty else { return word }
-  return "'" + word.replacing("'", with: "'\\''") + "'"
+  return "'" + replacingScalar("'", with: "'\\''", in: word) + "'"
+}
+
+/// `text` with every `scalar` replaced. Scalar by scalar, as the readers read: a quote or a
+/// semicolon followed by a combining mark is one `Character`, which `replacing` would pass over.
+func replacingScalar(_ scalar: Unicode.Scalar, with replacement: String, in text: String) -> String {
+  var out = ""
+  for next in text.unicodeScalars {
+    if next == scalar { out += replacement } else { out.unicodeScalars.append(next) }
+  }
+  return out
 }

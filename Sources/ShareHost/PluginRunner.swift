@@ -212,7 +212,7 @@ public final class PluginRunner: Sendable {
     return Array((try? encoder.encode(request)) ?? Data("{}".utf8)) + [UInt8(ascii: "\n")]
   }
 
-  static func decode(_ line: [UInt8]) -> Result<PluginEvent, OutputProblem> {
+  package static func decode(_ line: [UInt8]) -> Result<PluginEvent, OutputProblem> {
     let data = Data(line)
     do {
       return .success(try JSONDecoder().decode(PluginEvent.self, from: data))
@@ -239,19 +239,21 @@ public final class PluginRunner: Sendable {
 }
 
 /// Splits a byte stream into lines; blank lines are skipped.
-struct EventReader {
+package struct EventReader {
   /// A plugin that writes without end must not make the host hold it all.
   static let maximumLineLength = 16 << 20
   private var buffer: [UInt8] = []
   var finalAt: Double?
 
   /// Whether the unfinished line has outgrown ``maximumLineLength``.
-  var isOverlong: Bool { buffer.count > Self.maximumLineLength }
+  package var isOverlong: Bool { buffer.count > Self.maximumLineLength }
 
   /// The start of the unfinished line, for messages.
   var pendingPrefix: [UInt8] { Array(buffer.prefix(200)) }
 
-  mutating func lines(appending chunk: [UInt8]) -> [[UInt8]] {
+  package init() {}
+
+  package mutating func lines(appending chunk: [UInt8]) -> [[UInt8]] {
     buffer += chunk
     var lines: [[UInt8]] = []
     var start = buffer.startIndex
@@ -265,7 +267,7 @@ struct EventReader {
     return lines
   }
 
-  func remainder() -> [UInt8]? {
+  package func remainder() -> [UInt8]? {
     let trimmed = buffer.filter { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }
     return trimmed.isEmpty ? nil : buffer
   }

@@ -145,7 +145,8 @@ extension PickerEntryTests {
     let client = URL(fileURLWithPath: SheetHarness.driverPath).deletingLastPathComponent()
       .appendingPathComponent("show_picker.py").path
     let run = try launch(
-      [SheetHarness.python, client, "--cancel-after", "4", Tool.path, "", photo],
+      // Cancelled once the program has started, however long the sheet took to get there.
+      [SheetHarness.python, client, "--cancel-on", "\(desktop.root)/home/slow.pid", Tool.path, "", photo],
       steps: ["services", "press", "Slow"])
     let lines = outputLines(run)
     #expect(lines.contains("cancelled"), "\(run.output)")

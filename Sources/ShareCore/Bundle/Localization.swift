@@ -49,7 +49,7 @@ public enum Localization {
   /// The strings of the first `<language>.lproj/InfoPlist.strings` found in the bundle: a strings
   /// file (UTF-8, or UTF-16 with a byte-order mark), or an XML or binary property list. A file that
   /// cannot be read is skipped, as if it were not there.
-  static func strings(inBundle bundlePath: String, languages: [String]) -> [String: String] {
+  package static func strings(inBundle bundlePath: String, languages: [String]) -> [String: String] {
     for language in languages {
       let path = "\(bundlePath)/\(language).lproj/InfoPlist.strings"
       guard let data = FileManager.default.contents(atPath: path) else { continue }

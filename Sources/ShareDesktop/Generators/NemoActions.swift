@@ -14,7 +14,7 @@ enum NemoActions {
       let service = entry.service
       let coverage = entry.coverage
       func label(_ text: String) -> String {
-        DesktopEntry.escape(text.replacing("%", with: "%%"))
+        DesktopEntry.escape(replacingScalar("%", with: "%%", in: text))
       }
       var lines = [
         "[Nemo Action]",

@@ -1,13 +1,13 @@
 #!/usr/bin/python3
 """Calls org.xdgshare.Share1.ShowPicker as an application would, and reports its Response.
 
-Usage: show_picker.py [--cancel-after SECONDS | --disconnect-on FILE] XDG_SHARE PARENT FILE...
+Usage: show_picker.py [--cancel-after SECONDS | --cancel-on FILE | --disconnect-on FILE] XDG_SHARE PARENT FILE...
 
 Starts `XDG_SHARE daemon` on the session bus, subscribes to the request's signals before the
 call (handle_token), calls ShowPicker(PARENT, [{path: FILE}...], {handle_token}), and prints
 `handle: PATH`, then for each Response `response: CODE RESULTS-AS-JSON`; waits two seconds after
 the first for any other, then prints `responses: N` and stops the service. With --cancel-after, it calls the request's Cancel that
-long after ShowPicker answered. With --disconnect-on, it closes its connection to the bus once FILE
+long after ShowPicker answered; with --cancel-on, once FILE exists (the service has started). With --disconnect-on, it closes its connection to the bus once FILE
 exists (a caller that goes away), prints `disconnected`, and waits for the service to end, which
 it does two seconds after its last request.
 """
@@ -37,9 +37,13 @@ def plain(value):
 def main():
     arguments = sys.argv[1:]
     cancel_after = None
+    cancel_on = None
     disconnect_on = None
     if arguments[:1] == ["--cancel-after"]:
         cancel_after = float(arguments[1])
+        arguments = arguments[2:]
+    elif arguments[:1] == ["--cancel-on"]:
+        cancel_on = arguments[1]
         arguments = arguments[2:]
     elif arguments[:1] == ["--disconnect-on"]:
         disconnect_on = arguments[1]
@@ -77,6 +81,14 @@ def main():
             print("cancelled", flush=True)
             return False
         GLib.timeout_add(int(cancel_after * 1000), cancel)
+    if cancel_on is not None:
+        def cancel_once_started():
+            if not os.path.exists(cancel_on) or os.path.getsize(cancel_on) == 0:
+                return True
+            dbus.Interface(bus.get_object("org.xdgshare.Share", returned), "org.xdgshare.Request1").Cancel()
+            print("cancelled", flush=True)
+            return False
+        GLib.timeout_add(50, cancel_once_started)
     if disconnect_on is not None:
         def disconnect():
             if not os.path.exists(disconnect_on):

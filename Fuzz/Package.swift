@@ -1,0 +1,65 @@
+// swift-tools-version:6.0
+// libFuzzer targets for xdg-share's parsers and generators. A package of its own, so that the
+// root package's `swift build` and `swift test` never see it: Modules/ holds symbolic links to
+// the root's source folders, compiled here again with coverage and AddressSanitizer, as members
+// of this package so that the targets reach their `package` declarations.
+//
+// Build and run with `Fuzz/run.sh [SECONDS] [TARGET...]` (see docs/reliability.md).
+
+import PackageDescription
+
+/// Each target is `Targets/<name>` and builds `fuzz-<name>`.
+let targets: [(name: String, dependencies: [Target.Dependency])] = [
+  ("plist", ["ShareCore"]),
+  ("info-plist", ["ShareCore"]),
+  ("strings", ["ShareCore"]),
+  ("predicate", ["ShareCore"]),
+  ("dictionary-rule", ["ShareCore"]),
+  ("plugin-events", ["ShareHost", "ShareProtocol"]),
+  ("dbus-message", ["ShareDBus", "ShareDaemon", "FuzzDBusSupport"]),
+  ("dbus-items", ["ShareCore", "ShareDBus", "ShareDaemon", "FuzzDBusSupport"]),
+  ("desktop-entry", ["ShareDesktop"]),
+  ("nautilus", ["ShareDesktop"]),
+]
+
+let package = Package(
+  name: "xdg-share-fuzz",
+  products: targets.map { .executable(name: "fuzz-" + $0.name, targets: ["fuzz-" + $0.name]) },
+  targets: [
+    .systemLibrary(name: "CGLib", path: "Modules/CGLib", pkgConfig: "gio-unix-2.0"),
+    .systemLibrary(name: "CPOSIX", path: "Modules/CPOSIX"),
+    .systemLibrary(name: "CDBus", path: "Modules/CDBus", pkgConfig: "dbus-1"),
+    .target(name: "ShareCore", path: "Modules/ShareCore"),
+    .target(name: "ShareProtocol", path: "Modules/ShareProtocol"),
+    .target(name: "SharePOSIX", dependencies: ["CPOSIX"], path: "Modules/SharePOSIX"),
+    .target(
+      name: "ShareGLib", dependencies: ["CGLib", "ShareCore", "SharePOSIX"], path: "Modules/ShareGLib"),
+    .target(
+      name: "ShareDBus", dependencies: ["CDBus", "ShareCore", "SharePOSIX"], path: "Modules/ShareDBus"),
+    .target(
+      name: "ShareHost",
+      dependencies: ["ShareCore", "ShareProtocol", "SharePOSIX", "ShareGLib", "ShareDBus"],
+      path: "Modules/ShareHost"),
+    .target(name: "ShareDesktop", dependencies: ["ShareCore", "SharePOSIX"], path: "Modules/ShareDesktop"),
+    .target(
+      name: "ShareDaemon",
+      dependencies: [
+        "ShareCore", "ShareHost", "ShareDBus", "ShareGLib", "SharePOSIX", "ShareProtocol", "ShareDesktop",
+      ],
+      path: "Modules/ShareDaemon"),
+
+    // libFuzzer's driver, declared for Swift; and what the targets share.
+    .systemLibrary(name: "CFuzzer", path: "Targets/CFuzzer"),
+    .target(name: "FuzzSupport", dependencies: ["CFuzzer", "ShareCore"], path: "Targets/FuzzSupport"),
+    .target(
+      name: "FuzzDBusSupport", dependencies: ["FuzzSupport", "ShareDBus"], path: "Targets/FuzzDBusSupport"),
+  ]
+    + targets.map {
+      .executableTarget(
+        name: "fuzz-" + $0.name, dependencies: ["FuzzSupport"] + $0.dependencies, path: "Targets/" + $0.name)
+    }
+)
+
+for target in package.targets where target.type != .system {
+  target.swiftSettings = [.enableUpcomingFeature("ExistentialAny")]
+}
