@@ -41,8 +41,8 @@ public enum XDGShareTool {
       code = InstallCommands.uninstall(id, context: context)
     case .history(let json):
       code = HistoryCommands.history(json: json, context: context)
-    case .retry(let id, let json):
-      code = HistoryCommands.retry(id: id, json: json, context: context)
+    case .retry(let id, let json, let again):
+      code = HistoryCommands.retry(id: id, json: json, again: again, context: context)
     case .groupPath(let group):
       code = HistoryCommands.groupPath(group, context: context)
     case .daemon(let idleTimeout):

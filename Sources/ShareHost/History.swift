@@ -21,6 +21,12 @@ public struct HistoryRecord: Codable, Equatable, Sendable {
   /// The process that ran the request (`xdg-share` or the D-Bus service), so that a record left
   /// "running" by a host that died can be told from one still running.
   public var host: Int32?
+  /// When `host` started (clock ticks after boot, as `/proc/PID/stat` says): a pid reused by
+  /// another process after the host died is not taken for the host. Absent in older records.
+  public var hostStarted: UInt64?
+  /// The id of the request this one runs again (`xdg-share retry`), so that a chain of retries
+  /// can be followed back to the request the user first made.
+  public var retryOf: String?
   /// The request's `compose` without its secure values, which are never written here: what
   /// `retry` sends again.
   public var compose: ComposePayload?
@@ -31,19 +37,32 @@ public struct HistoryRecord: Codable, Equatable, Sendable {
     case cancelled
     case failed
     case timedOut = "timed-out"
+    /// Never written: how `history` shows a `running` record whose host is gone (killed, or the
+    /// machine went down) — the request did not end, so it can be retried.
+    case interrupted
   }
 
   /// Whether `retry` makes sense: the request did not complete.
   public var isRetryable: Bool { status != .completed && !isRunning }
 
-  /// Whether the request is still running: recorded so, by a host that is still alive.
+  /// Whether the request is still running: recorded so, by a host that is still alive (the same
+  /// process: its pid, and its start time where the record has it).
   public var isRunning: Bool {
-    status == .running && host.map(ProcessStatus.isAlive) ?? true
+    guard status == .running else { return false }
+    guard let host else { return true }
+    guard ProcessStatus.isAlive(host) else { return false }
+    guard let hostStarted, let now = ProcessStatus.startTime(of: host) else { return true }
+    return now == hostStarted
   }
 
   /// The status to show: a request whose host died while it ran is "interrupted".
-  public var displayStatus: String {
-    status == .running && !isRunning ? "interrupted" : status.rawValue
+  public var displayStatus: String { shown.status.rawValue }
+
+  /// The record as `history` shows it: `interrupted` instead of `running` when the host is gone.
+  public var shown: HistoryRecord {
+    var record = self
+    if status == .running && !isRunning { record.status = .interrupted }
+    return record
   }
 }
 
@@ -186,13 +205,36 @@ public struct HistoryStore: Sendable {
 
   /// The record whose id is `id` or starts with it, when exactly one does.
   public func record(matching id: String) -> Lookup {
-    let matches = records().filter { $0.id == id || $0.id.hasPrefix(id) }
+    record(matching: id, in: records())
+  }
+
+  /// The record of `records` whose id is `id` or starts with it, when exactly one does.
+  public func record(matching id: String, in records: [HistoryRecord]) -> Lookup {
+    let matches = records.filter { $0.id == id || $0.id.hasPrefix(id) }
     if let exact = matches.first(where: { $0.id == id }) { return .found(exact) }
     switch matches.count {
     case 0: return .none
     case 1: return .found(matches[0])
     default: return .ambiguous(matches.map(\.id))
     }
+  }
+
+  /// The request `record` runs again, followed back to the first (`retryOf` by `retryOf`), and
+  /// every record that runs it again, directly or through another retry; `record` included.
+  public static func family(of record: HistoryRecord, in records: [HistoryRecord]) -> [HistoryRecord] {
+    let byID = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    func root(_ record: HistoryRecord) -> String {
+      var current = record
+      var seen: Set<String> = [current.id]
+      // A chain that loops (edited by hand) ends where it comes back.
+      while let parent = current.retryOf, let next = byID[parent], seen.insert(next.id).inserted {
+        current = next
+      }
+      return current.id
+    }
+    let first = root(record)
+    let members = records.filter { $0.id != record.id && root($0) == first }
+    return [record] + members
   }
 
   public enum Lookup: Equatable, Sendable {

@@ -33,7 +33,7 @@ public final class ShareSession: Sendable {
   public init(
     service: ShareService, selection: PreparedSelection, types: TypeSystem, history: HistoryStore,
     environment: [String: String], userInfo: [String: JSONValue] = [:], compose: ComposePayload? = nil,
-    requestID: String = RequestBuilder.newRequestID()
+    requestID: String = RequestBuilder.newRequestID(), retryOf: String? = nil
   ) throws(ShareRefusal) {
     if let rejection = service.rule.rejection(of: selection.attachments, types: types) {
       throw .notAccepted(service: service, rejection: rejection)
@@ -45,6 +45,7 @@ public final class ShareSession: Sendable {
       id: requestID, serviceId: service.id, serviceName: service.name,
       items: selection.items.map { RecordedItem($0.item) }, started: Date(), status: .running,
       log: history.logPath(for: requestID), host: ProcessStatus.currentProcess,
+      hostStarted: ProcessStatus.startTime(of: ProcessStatus.currentProcess), retryOf: retryOf,
       compose: compose.map { Self.withoutSecrets($0, of: service) })
     do {
       try history.save(record)

@@ -21,6 +21,10 @@ public struct ShareError: Error, LocalizedError, Equatable, Sendable {
   public var code: Int
   /// What went wrong, in words for the user.
   public var message: String
+  /// Whether the service or its server failed (down, refused, 5xx, disk full), so the request
+  /// ends as *failed*; otherwise, thrown from ``ShareExtension/perform(context:)``, it ends as
+  /// *cancelled* (the user stopped it or must act first). See ``serviceFailed(_:code:)``.
+  public var isServiceFailure = false
 
   /// An error with a code of your choosing.
   public init(code: Int, message: String) {
@@ -39,6 +43,16 @@ public struct ShareError: Error, LocalizedError, Equatable, Sendable {
   /// The user stopped the request (code 3072, as Cocoa's `NSUserCancelledError`).
   public static func userCancelled(_ message: String = "cancelled") -> ShareError {
     ShareError(code: 3072, message: message)
+  }
+
+  /// The service or its server failed: thrown from ``ShareExtension/perform(context:)``, the
+  /// request ends as *failed* (exit status 4 of `xdg-share`, D-Bus `Response` 2), not cancelled.
+  /// Protocol 1 has no failure event: the program writes `message` on standard error, which the
+  /// host keeps in the request's log, and exits with status 1 without a final event.
+  public static func serviceFailed(_ message: String, code: Int = 1) -> ShareError {
+    var error = ShareError(code: code, message: message)
+    error.isServiceFailure = true
+    return error
   }
 
   /// An attachment has no item of the type asked for (code -1000, as

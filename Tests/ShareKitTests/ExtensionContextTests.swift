@@ -105,6 +105,40 @@ struct RequestDecodingTests {
   }
 }
 
+@Suite struct ServiceFailureTests {
+  @Test func aServiceFailureEndsWithoutAFinalEventAndStatusOne() async throws {
+    let sink = RecordingSink()
+    let request = PluginRequest(requestId: "r-1", serviceId: "s", inputItems: [])
+    #expect(try await serve(ServerDown.self, request: request, sink: sink) == 1)
+    #expect(try sink.events.isEmpty, "no final event: the host reports failed, not cancelled")
+  }
+
+  @Test func anyOtherErrorStillCancels() async throws {
+    let sink = RecordingSink()
+    let request = PluginRequest(requestId: "r-1", serviceId: "s", inputItems: [])
+    #expect(try await serve(NotSetUp.self, request: request, sink: sink) == 0)
+    let events = try sink.events
+    try #require(events.count == 1)
+    guard case .cancel(let code, let message) = events[0] else {
+      Issue.record("expected a cancel event, got \(events[0])")
+      return
+    }
+    #expect(code == 1 && message == "not set up")
+  }
+}
+
+private struct ServerDown: ShareExtension {
+  func perform(context: ExtensionContext) async throws {
+    throw ShareError.serviceFailed("Cannot connect to example.org")
+  }
+}
+
+private struct NotSetUp: ShareExtension {
+  func perform(context: ExtensionContext) async throws {
+    throw ShareError("not set up")
+  }
+}
+
 /// Completes with no items.
 private struct Completer: ShareExtension {
   func perform(context: ExtensionContext) async throws {

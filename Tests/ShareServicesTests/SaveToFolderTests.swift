@@ -117,6 +117,29 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: publicFolder))
   }
 
+  /// A full disk is the service's failure: no cancel event, status 1, the reason on standard
+  /// error, and no partial or temporary file left. Needs root to mount the tmpfs.
+  @Test func aFullDiskFailsTheRequestAndLeavesNothingBehind() throws {
+    try FileManager.default.createDirectory(atPath: publicFolder, withIntermediateDirectories: true)
+    let mount = try CapturedRun.run(
+      ["/usr/bin/mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", publicFolder].map { Array($0.utf8) },
+      environment: [:])
+    guard mount.status == 0 else {
+      print("skipped: cannot mount a tmpfs (needs root)")
+      return
+    }
+    defer {
+      _ = try? CapturedRun.run([Array("/usr/bin/umount".utf8), Array(publicFolder.utf8)], environment: [:])
+    }
+    let big = try desktop.writeFile(
+      named: Array("big.bin".utf8), contents: Array(repeating: 7, count: 200_000))
+    let run = try run([.file(big)])
+    #expect(run.status == 1 && !run.completed && run.cancelCode == nil, "\(run.lines)")
+    #expect(run.standardError.contains("Cannot save big.bin in"), "\(run.standardError)")
+    #expect(run.standardError.contains("No space left on device"), "\(run.standardError)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: publicFolder) == [])
+  }
+
   @Test func theDesktopsPublicShareFolderIsTheDefault() throws {
     try #"XDG_PUBLICSHARE_DIR="$HOME/Öffentlich""#.write(
       toFile: "\(desktop.root)/config/user-dirs.dirs", atomically: true, encoding: .utf8)

@@ -197,11 +197,15 @@ struct WebDAVTests {
     #expect(
       try run([.file(file)]).cancelMessage
         == "\(configuration) has a User= but no Password= or PasswordCommand=: add one of them")
+    // A server that is down is the server's failure, not the user's: failed, not cancelled.
     let closed = try WebDAVServer.freePort()
     try configure("URL=http://127.0.0.1:\(closed)/\n")
+    let down = try run([.file(file)])
+    #expect(down.status == 1 && !down.completed && down.cancelCode == nil, "\(down.lines)")
     #expect(
-      try run([.file(file)]).cancelMessage
-        == "Cannot connect to 127.0.0.1: is the server running, and the address in webdav.ini right?")
+      down.standardError.contains(
+        "Cannot connect to 127.0.0.1: is the server running, and the address in webdav.ini right?"),
+      "\(down.standardError)")
     try configure(folder: "")
     try FileManager.default.createDirectory(
       atPath: "\(desktop.files)/folder", withIntermediateDirectories: true)

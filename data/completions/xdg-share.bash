@@ -70,7 +70,7 @@ _xdg_share_options() {
     uninstall) options='--help' ;;
     configure) options='--set --help' ;;
     history) options='--json --help' ;;
-    retry) options='--json --help' ;;
+    retry) options='--again --json --help' ;;
     group) options='--help' ;;
     daemon) options='--idle-timeout --help' ;;
     register) options='--system --help' ;;

@@ -132,6 +132,7 @@ complete -c xdg-share -n '__xdg_share_using configure; and test (__xdg_share_ope
 complete -c xdg-share -n '__xdg_share_option_of history' -l json -d 'Print the records as JSON'
 
 # retry
+complete -c xdg-share -n '__xdg_share_option_of retry' -l again -d 'Share again even though it completed'
 complete -c xdg-share -n '__xdg_share_option_of retry' -l json -d 'Print the outcome as JSON'
 complete -c xdg-share -n '__xdg_share_using retry; and test (__xdg_share_operands) -eq 0' -f -a '(__xdg_share_requests)'
 

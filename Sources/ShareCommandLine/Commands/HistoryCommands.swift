@@ -7,7 +7,8 @@ import ShareProtocol
 /// `xdg-share history`, `xdg-share retry ID` and `xdg-share group path GROUP`.
 enum HistoryCommands {
   static func history(json: Bool, context: ToolContext) -> ExitCode {
-    let records = HistoryStore(stateHome: context.paths.stateHome).records()
+    // A request whose host died shows as `interrupted`, here and in `--json`.
+    let records = HistoryStore(stateHome: context.paths.stateHome).records().map(\.shown)
     if json {
       do {
         context.output.line(String(decoding: try HistoryStore.json(records), as: UTF8.self))
@@ -31,10 +32,11 @@ enum HistoryCommands {
     return .success
   }
 
-  static func retry(id: String, json: Bool, context: ToolContext) -> ExitCode {
+  static func retry(id: String, json: Bool, again: Bool, context: ToolContext) -> ExitCode {
     let store = HistoryStore(stateHome: context.paths.stateHome)
+    let records = store.records()
     let record: HistoryRecord
-    switch store.record(matching: id) {
+    switch store.record(matching: id, in: records) {
     case .found(let found): record = found
     case .none:
       context.output.error(Wording.describe(.noSuchRequest(id)))
@@ -43,14 +45,19 @@ enum HistoryCommands {
       context.output.error(Wording.describe(.ambiguousRequest(id, candidates: ids)))
       return .failure
     }
-    guard record.isRetryable else {
-      context.output.error(
-        Wording.describe(.nothingToRetry(record.id, completed: record.status == .completed)))
+    // The request, the one it retried and every retry of either: one share the user asked for.
+    let family = HistoryStore.family(of: record, in: records)
+    if let running = family.first(where: \.isRunning) {
+      context.output.error(Wording.describe(.retryStillRunning(record.id, by: running.id)))
+      return .failure
+    }
+    if !again, let completed = family.first(where: { $0.status == .completed }) {
+      context.output.error(Wording.describe(.alreadyCompleted(record.id, by: completed.id)))
       return .failure
     }
     return ShareCommand.perform(
       serviceID: record.serviceId, items: record.items.compactMap(\.shareItem), recorded: record.compose,
-      reporter: OutcomeReporter.make(context: context, json: json), context: context)
+      retryOf: record.id, reporter: OutcomeReporter.make(context: context, json: json), context: context)
   }
 
   static func groupPath(_ name: String, context: ToolContext) -> ExitCode {

@@ -59,8 +59,8 @@ enum ShareCommand {
   /// Shares `items` with the service `serviceID`, loading only that service; shared with `retry`,
   /// which hands in the `compose` it recorded (sent again as it was, without a sheet).
   static func perform(
-    serviceID: String, items: [ShareItem], recorded: ComposePayload? = nil, reporter: OutcomeReporter,
-    context: ToolContext
+    serviceID: String, items: [ShareItem], recorded: ComposePayload? = nil, retryOf: String? = nil,
+    reporter: OutcomeReporter, context: ToolContext
   ) -> ExitCode {
     context.warnWithoutMIMEDatabase()
     let knownServices = { context.loadCatalog(reportProblems: false).registry.services.map(\.id) }
@@ -92,7 +92,7 @@ enum ShareCommand {
       session = try ShareSession(
         service: service, selection: selection, types: types,
         history: HistoryStore(stateHome: context.paths.stateHome), environment: context.environment,
-        compose: compose)
+        compose: compose, retryOf: retryOf)
     } catch {
       return reporter.refused(error, knownServices: knownServices)
     }

@@ -11,7 +11,7 @@ public enum Command: Equatable, Sendable {
   case install(path: FilePath)
   case uninstall(id: String)
   case history(json: Bool)
-  case retry(id: String, json: Bool)
+  case retry(id: String, json: Bool, again: Bool)
   case groupPath(group: String)
   case daemon(idleTimeout: Double?)
   case register(system: Bool)

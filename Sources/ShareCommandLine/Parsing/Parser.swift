@@ -55,7 +55,7 @@ public enum Parser {
       let (flags, id) = try flagsAndOneOperand(&cursor, operand: "ID")
       // An empty ID would match every request.
       guard let id, !id.isEmpty else { throw .missingArgument("ID", command: .retry) }
-      return .retry(id: id, json: flags.contains(.json))
+      return .retry(id: id, json: flags.contains(.json), again: flags.contains(.again))
     case .group:
       guard let action = try cursor.next() else { throw .missingArgument("ACTION (path)", command: .group) }
       guard case .positional(let bytes) = action, bytes == Array("path".utf8) else {

@@ -187,17 +187,23 @@ enum CommandTable {
     ], exitStatus: .summary("0; 2 usage."))
 
   static let retry = CommandSpec(
-    .retry, summary: "Run a request that did not complete again.", usage: "retry [--json] ID",
+    .retry, summary: "Run a request that did not complete again.", usage: "retry [--again] [--json] ID",
     description: """
       Share the items of request ID (or a unique prefix of it) with its service again, as a
-      new request. A request that completed is not repeated.
+      new request that names ID as the one it retries. A request that completed, itself or
+      by an earlier retry of it, is not repeated unless --again is given; one still running
+      is not repeated at all. An interrupted request (the xdg-share or D-Bus service that ran
+      it was killed) can be retried.
       """,
     options: [
       OptionSpec(
+        .again, "--again", help: "Share again even though the request completed.",
+        brief: "Share again even though it completed"),
+      OptionSpec(
         .json, "--json", help: "Print the outcome as JSON, as share --json does.",
-        brief: "Print the outcome as JSON")
+        brief: "Print the outcome as JSON"),
     ], operands: [OperandSpec("ID", completes: .requestIDs)],
-    exitStatus: .summary("as for share; 1 no such request, or it completed."))
+    exitStatus: .summary("as for share; 1 no such request, it completed (see --again) or it is running."))
 
   static let group = CommandSpec(
     .group, summary: "Print an App Group's shared folder.", usage: "group path GROUP",

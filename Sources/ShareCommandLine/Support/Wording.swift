@@ -13,7 +13,9 @@ enum Wording {
     case busNameTaken(String)
     case noSuchRequest(String)
     case ambiguousRequest(String, candidates: [String])
-    case nothingToRetry(String, completed: Bool)
+    /// The request completed by a retry of it (`by`), or by itself (`by` is the request).
+    case alreadyCompleted(String, by: String)
+    case retryStillRunning(String, by: String)
     case notAnAppGroup(String)
     case pathNotUTF8(FilePath)
     case cannotInstall(String, into: String, reason: String)
@@ -35,8 +37,11 @@ enum Wording {
     case .noSuchRequest(let id): "no request '\(id)' in the history; see 'xdg-share history'"
     case .ambiguousRequest(let id, let candidates):
       "'\(id)' could be any of \(candidates.joined(separator: ", ")); give more of it"
-    case .nothingToRetry(let id, let completed):
-      "request \(id) \(completed ? "completed" : "is still running"); nothing to retry"
+    case .alreadyCompleted(let id, let by):
+      (by == id ? "request \(id) completed" : "request \(id) completed when retried as \(by)")
+        + "; to share it once more, run 'xdg-share retry --again \(id)'"
+    case .retryStillRunning(let id, let by):
+      "request \(id) is still running" + (by == id ? "" : " as \(by)") + "; nothing to retry"
     case .notAnAppGroup(let name):
       "'\(name)' is not an App Group name; expected group.<reverse-DNS name>, e.g. group.ch.example.hoi"
     case .pathNotUTF8(let path): "\(path.displayString): expected a path in UTF-8"

@@ -185,7 +185,7 @@ struct FolderSaver {
     do {
       try output.write(bytes)
     } catch {
-      throw ShareError("Cannot save \(displayName) in \(displayFolder): \(error.reason)")
+      throw ShareError.serviceFailed("Cannot save \(displayName) in \(displayFolder): \(error.reason)")
     }
   }
 
@@ -205,7 +205,7 @@ struct FolderSaver {
     do {
       try output.synchronize()
     } catch {
-      throw ShareError("Cannot save \(displayName) in \(displayFolder): \(error.reason)")
+      throw ShareError.serviceFailed("Cannot save \(displayName) in \(displayFolder): \(error.reason)")
     }
     return try claimName(for: temporary, name: name, displayName: displayName)
   }
@@ -224,7 +224,7 @@ struct FolderSaver {
       } catch {
         TemporaryFiles.forget(token)
         if error.isAlreadyExists { continue }
-        throw ShareError("Cannot save \(displayName) in \(displayFolder): \(error.reason)")
+        throw ShareError.serviceFailed("Cannot save \(displayName) in \(displayFolder): \(error.reason)")
       }
     }
   }
@@ -243,7 +243,7 @@ struct FolderSaver {
         } catch {
           if error.isAlreadyExists { continue }
           guard error.isUnsupported else {
-            throw ShareError("Cannot save \(displayName) in \(displayFolder): \(error.reason)")
+            throw ShareError.serviceFailed("Cannot save \(displayName) in \(displayFolder): \(error.reason)")
           }
           useLinks = false
         }
@@ -257,17 +257,18 @@ struct FolderSaver {
       } catch {
         TemporaryFiles.forget(claimToken)
         if error.isAlreadyExists { continue }
-        throw ShareError("Cannot save \(displayName) in \(displayFolder): \(error.reason)")
+        throw ShareError.serviceFailed("Cannot save \(displayName) in \(displayFolder): \(error.reason)")
       }
       do {
         try FileSystem.rename(temporary, to: candidate)
         return candidate
       } catch {
         try? FileSystem.remove(candidate)
-        throw ShareError("Cannot save \(displayName) in \(displayFolder): \(error.reason)")
+        throw ShareError.serviceFailed("Cannot save \(displayName) in \(displayFolder): \(error.reason)")
       }
     }
-    throw ShareError("Cannot save \(displayName) in \(displayFolder): too many files of that name")
+    throw ShareError.serviceFailed(
+      "Cannot save \(displayName) in \(displayFolder): too many files of that name")
   }
 
   /// `example.org.desktop` for a link to example.org; `Link.desktop` when it has no host.

@@ -57,7 +57,18 @@ struct WebDAVClient: Sendable {
     } catch .cancelled {
       throw CancellationError()
     } catch {
-      throw ShareError(describe(error, body: body))
+      throw Self.isServerFailure(error)
+        ? ShareError.serviceFailed(describe(error, body: body)) : ShareError(describe(error, body: body))
+    }
+  }
+
+  /// Whether a transport failure is the server's or the network's (down, refusing, silent):
+  /// the request failed. An untrusted certificate or an unreadable file is for the user to
+  /// act on: cancelled.
+  static func isServerFailure(_ error: HTTPError) -> Bool {
+    switch error {
+    case .couldNotConnect, .connectionLost, .couldNotResolve, .timedOut, .other: true
+    case .insecure, .bodyUnreadable, .cancelled, .invalidRequest: false
     }
   }
 

@@ -188,7 +188,9 @@ struct WebDAVUploader: Sendable {
           + "put that address in \(configuration.addressPlace)"
       default: "The server answered \(Self.describe(status)) to the upload of \(name)"
       }
-    return ShareError(code: status, message: message)
+    // A server error (5xx, 507 full) failed the request; anything else is for the user to fix.
+    return status >= 500
+      ? .serviceFailed(message, code: status) : ShareError(code: status, message: message)
   }
 
   private func failure(_ response: WebDAVClient.Response, reaching url: URL) -> ShareError {
@@ -203,7 +205,9 @@ struct WebDAVUploader: Sendable {
         "\(client.host) does not speak WebDAV at \(url.path): check the address in \(configuration.addressPlace)"
       default: "The server answered \(Self.describe(status)) for the folder \(url.path)"
       }
-    return ShareError(code: status, message: message)
+    // A server error (5xx, 507 full) failed the request; anything else is for the user to fix.
+    return status >= 500
+      ? .serviceFailed(message, code: status) : ShareError(code: status, message: message)
   }
 
   /// `404 (Not Found)`: a status with its reason phrase.

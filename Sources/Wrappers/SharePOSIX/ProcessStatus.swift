@@ -18,6 +18,12 @@ public enum ProcessStatus {
   public static func isAlive(_ pid: Int32) -> Bool {
     pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
   }
+
+  /// When the process `pid` started, in clock ticks after boot (field 22 of `/proc/PID/stat`);
+  /// `nil` when it cannot be read. With the pid it names one process, even once the pid is reused.
+  public static func startTime(of pid: Int32) -> UInt64? {
+    ProcessTree.member(pid)?.startTime
+  }
 }
 
 /// This process's arguments and its end.

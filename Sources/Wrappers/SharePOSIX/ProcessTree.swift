@@ -78,6 +78,9 @@ public enum ProcessTree {
     return kill(member.pid, signal) == 0
   }
 
+  /// The process `pid`, with its start time; `nil` when there is none (or `/proc` says nothing).
+  public static func member(_ pid: Int32) -> Member? { read(pid)?.member }
+
   private static func read(_ pid: Int32) -> Entry? {
     guard let stat = contents(of: "/proc/\(pid)/stat", limit: 4096) else { return nil }
     return parseStat(stat)
