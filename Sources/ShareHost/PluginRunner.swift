@@ -174,6 +174,7 @@ public final class PluginRunner: Sendable {
     switch final {
     case .complete(let items)?: return .completed(returningItems: items)
     case .cancel(let code, let message)?: return .cancelled(code: code, message: message)
+    case .fail(let code, let message)?: return .failed(.reported(code: code, message: message))
     default:
       switch termination {
       case .exited(0): return .failed(.noFinalEvent)

@@ -35,6 +35,8 @@ public enum PluginFailure: Equatable, Sendable {
   case noFinalEvent
   /// A line of its output is not a protocol event.
   case unreadableOutput(line: String, problem: OutputProblem)
+  /// It said the service or its server failed (a `fail` event), in its own words.
+  case reported(code: Int, message: String)
 }
 
 extension PluginFailure {
@@ -47,6 +49,7 @@ extension PluginFailure {
     case .noFinalEvent: "it exited without saying whether it completed or cancelled"
     case .unreadableOutput(let line, let problem):
       "it wrote output that is not a protocol event (\(problem.message)): \(Diagnostics.quoted(line))"
+    case .reported(_, let message): message
     }
   }
 }

@@ -56,7 +56,11 @@ public final class ExtensionContext: Sendable {
   /// user chose to stop. Any other error is sent with code 1 and its description.
   public func cancelRequest(withError error: any Error) {
     let report = ShareError.report(for: error)
-    sendFinal(.cancel(code: report.code, message: report.message))
+    if (error as? ShareError)?.isServiceFailure == true {
+      sendFinal(.fail(code: report.code, message: report.message))
+    } else {
+      sendFinal(.cancel(code: report.code, message: report.message))
+    }
   }
 
   /// Tells the host how far the request has come, for a progress bar or notification.

@@ -47,8 +47,7 @@ public struct ShareError: Error, LocalizedError, Equatable, Sendable {
 
   /// The service or its server failed: thrown from ``ShareExtension/perform(context:)``, the
   /// request ends as *failed* (exit status 4 of `xdg-share`, D-Bus `Response` 2), not cancelled.
-  /// Protocol 1 has no failure event: the program writes `message` on standard error, which the
-  /// host keeps in the request's log, and exits with status 1 without a final event.
+  /// It is sent as a `fail` event, whose message the host shows as it is.
   public static func serviceFailed(_ message: String, code: Int = 1) -> ShareError {
     var error = ShareError(code: code, message: message)
     error.isServiceFailure = true

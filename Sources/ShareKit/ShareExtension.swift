@@ -39,10 +39,9 @@ public protocol ShareExtension {
 extension ShareExtension {
   /// The program's entry point, used by `@main`: serves the one request on standard input.
   ///
-  /// Exits with status 0 once the request has ended (completed or cancelled, by
+  /// Exits with status 0 once the request has ended (completed, cancelled or failed, by
   /// ``perform(context:)`` or by what it threw); with status 1, after a cancel event saying why,
-  /// when the request cannot be read, and without a final event when it threw
-  /// ``ShareError/serviceFailed(_:code:)``.
+  /// when the request cannot be read.
   public static func main() async {
     await ShareExtensionRunner.serveProcess { _ in Self.self }
   }
@@ -67,8 +66,7 @@ public enum ShareExtensionRunner {
   /// identifier (the bundle's `CFBundleIdentifier`), then exits.
   ///
   /// Exits with status 0 once the request has ended; with status 1, after a cancel event saying
-  /// why, when the request cannot be read or no extension serves its service, and without a final
-  /// event when the extension threw ``ShareError/serviceFailed(_:code:)``.
+  /// why, when the request cannot be read or no extension serves its service.
   public static func run(_ services: [String: any ShareExtension.Type]) async {
     await serveProcess(choosing: chooser(for: services))
   }
@@ -102,8 +100,7 @@ public enum ShareExtensionRunner {
   }
 
   /// Serves one request and returns the exit status: 0 when the request ended, 1 when it could
-  /// not be served (it was unreadable, or `choose` threw; one final event, a cancel) or when the
-  /// service failed (``ShareError/serviceFailed(_:code:)``: no final event, the host says failed).
+  /// not be served (it was unreadable, or `choose` threw; one final event, a cancel).
   static func serve(
     input: Result<Data, ShareError>, environment: [String: String], sink: any EventSink,
     choosing choose: (PluginRequest) throws -> any ShareExtension.Type
@@ -121,11 +118,6 @@ public enum ShareExtensionRunner {
     let context = ExtensionContext(request: request, environment: environment, sink: sink)
     do {
       try await type.init().perform(context: context)
-    } catch let error as ShareError where error.isServiceFailure && !context.isFinished {
-      // No final event: the host reports the request as failed, and the log says why.
-      // Standard output goes to standard error once the events are diverted (`print` does too).
-      print(error.message)
-      return 1
     } catch {
       context.cancelRequest(withError: error)
     }

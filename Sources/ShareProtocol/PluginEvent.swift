@@ -7,20 +7,23 @@ public enum PluginEvent: Equatable, Sendable {
   case posted
   /// `{"complete": {"returningItems": […]}}`.
   case complete(returningItems: [ItemPayload])
-  /// `{"cancel": {"error": {"code": …, "message": "…"}}}`.
+  /// `{"cancel": {"error": {"code": …, "message": "…"}}}`: the user cancelled, or must act first.
   case cancel(code: Int, message: String)
+  /// `{"fail": {"error": {"code": …, "message": "…"}}}`: the service or its server failed (down,
+  /// refused, 5xx, disk full).
+  case fail(code: Int, message: String)
 
   public var isFinal: Bool {
     switch self {
     case .progress, .posted: false
-    case .complete, .cancel: true
+    case .complete, .cancel, .fail: true
     }
   }
 }
 
 extension PluginEvent: Codable {
   private enum Keys: String, CodingKey {
-    case progress, message, posted, complete, cancel
+    case progress, message, posted, complete, cancel, fail
   }
   private enum CompleteKeys: String, CodingKey {
     case returningItems
@@ -43,6 +46,10 @@ extension PluginEvent: Codable {
       let cancel = try container.nestedContainer(keyedBy: CancelKeys.self, forKey: .cancel)
       let error = try cancel.decodeIfPresent(ErrorPayload.self, forKey: .error)
       self = .cancel(code: error?.code ?? 0, message: error?.message ?? "")
+    } else if container.contains(.fail) {
+      let fail = try container.nestedContainer(keyedBy: CancelKeys.self, forKey: .fail)
+      let error = try fail.decodeIfPresent(ErrorPayload.self, forKey: .error)
+      self = .fail(code: error?.code ?? 0, message: error?.message ?? "")
     } else if container.contains(.posted) {
       self = .posted
     } else if container.contains(.progress) || container.contains(.message) {
@@ -56,7 +63,7 @@ extension PluginEvent: Codable {
     } else {
       throw DecodingError.dataCorrupted(
         DecodingError.Context(
-          codingPath: [], debugDescription: "expected progress, posted, complete or cancel"))
+          codingPath: [], debugDescription: "expected progress, posted, complete, cancel or fail"))
     }
   }
 
@@ -74,6 +81,9 @@ extension PluginEvent: Codable {
     case .cancel(let code, let message):
       var cancel = container.nestedContainer(keyedBy: CancelKeys.self, forKey: .cancel)
       try cancel.encode(ErrorPayload(code: code, message: message), forKey: .error)
+    case .fail(let code, let message):
+      var fail = container.nestedContainer(keyedBy: CancelKeys.self, forKey: .fail)
+      try fail.encode(ErrorPayload(code: code, message: message), forKey: .error)
     }
   }
 }

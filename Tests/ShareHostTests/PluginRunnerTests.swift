@@ -31,6 +31,10 @@ import Testing
   @Test(arguments: [
     ("exit 3", ShareOutcome.failed(.exitStatus(3))),
     ("exit 0", .failed(.noFinalEvent)),
+    (
+      #"echo '{"fail": {"error": {"code": 503, "message": "the server is down"}}}'"#,
+      .failed(.reported(code: 503, message: "the server is down"))
+    ),
     ("kill -KILL $$", .failed(.signal(name: "SIGKILL"))),
     ("echo hello", .failed(.unreadableOutput(line: "hello", problem: .notJSON))),
     (
@@ -44,7 +48,8 @@ import Testing
       #"echo '{"other": 1}'"#,
       .failed(
         .unreadableOutput(
-          line: #"{"other": 1}"#, problem: .invalid(at: nil, "expected progress, posted, complete or cancel"))
+          line: #"{"other": 1}"#,
+          problem: .invalid(at: nil, "expected progress, posted, complete, cancel or fail"))
       )
     ),
     (

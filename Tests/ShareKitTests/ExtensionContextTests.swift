@@ -106,11 +106,11 @@ struct RequestDecodingTests {
 }
 
 @Suite struct ServiceFailureTests {
-  @Test func aServiceFailureEndsWithoutAFinalEventAndStatusOne() async throws {
+  @Test func aServiceFailureEndsWithAFailEvent() async throws {
     let sink = RecordingSink()
     let request = PluginRequest(requestId: "r-1", serviceId: "s", inputItems: [])
-    #expect(try await serve(ServerDown.self, request: request, sink: sink) == 1)
-    #expect(try sink.events.isEmpty, "no final event: the host reports failed, not cancelled")
+    #expect(try await serve(ServerDown.self, request: request, sink: sink) == 0)
+    #expect(try sink.events == [.fail(code: 1, message: "Cannot connect to example.org")])
   }
 
   @Test func anyOtherErrorStillCancels() async throws {

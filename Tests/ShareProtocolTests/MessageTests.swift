@@ -98,6 +98,8 @@ private func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
     .complete(returningItems: PluginEventTests.returned),
     .complete(returningItems: []),
     .cancel(code: 401, message: "Not signed in"),
+    .fail(code: 503, message: "cloud.example is not answering (HTTP 503)"),
+    .posted,
   ])
   func encodesAndDecodesEqual(event: PluginEvent) throws {
     #expect(try roundTrip(event) == event)
@@ -116,6 +118,12 @@ private func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
     #expect(
       try decode(PluginEvent.self, #"{"cancel": {"error": {"code": 401, "message": "Not signed in"}}}"#)
         == .cancel(code: 401, message: "Not signed in"))
+    #expect(
+      try decode(
+        PluginEvent.self,
+        #"{"fail": {"error": {"code": 503, "message": "cloud.example is not answering (HTTP 503)"}}}"#)
+        == .fail(code: 503, message: "cloud.example is not answering (HTTP 503)"))
+    #expect(try decode(PluginEvent.self, #"{"posted": {}}"#) == .posted)
   }
 
   @Test func shortFormsDecode() throws {
@@ -126,8 +134,10 @@ private func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
         == .progress(fraction: nil, message: "only words"))
   }
 
-  @Test func onlyProgressIsNotFinal() {
+  @Test func onlyProgressAndPostedAreNotFinal() {
     #expect(!PluginEvent.progress(fraction: 0.1, message: nil).isFinal)
+    #expect(!PluginEvent.posted.isFinal)
+    #expect(PluginEvent.fail(code: 1, message: "").isFinal)
     #expect(PluginEvent.complete(returningItems: []).isFinal)
     #expect(PluginEvent.cancel(code: 1, message: "").isFinal)
   }

@@ -136,12 +136,12 @@ struct WebDAVSettingsTests {
     let run = try run(
       "e.txt",
       configuration: ["server": "http://127.0.0.1:\(closed)/", "user": server.user, "password": "x"])
-    // Failed: no final event, status 1, the reason on standard error (the request's log).
-    #expect(run.status == 1 && !run.completed && run.cancelCode == nil, "\(run.lines)")
+    // Failed: a `fail` event with the reason, which the host shows.
+    #expect(run.status == 0 && !run.completed && run.cancelCode == nil, "\(run.lines)")
     #expect(
-      run.standardError.contains(
+      (run.failMessage ?? "").contains(
         "Cannot connect to 127.0.0.1: is the server running, and the address in the settings "
-          + "(xdg-share configure org.xdgshare.webdav) right?"), "\(run.standardError)")
+          + "(xdg-share configure org.xdgshare.webdav) right?"), "\(run.lines)")
     let refused = try self.run(
       "f.txt", configuration: ["server": server.baseURL, "user": server.user, "password": "wrong"])
     #expect(refused.cancelCode == 401)

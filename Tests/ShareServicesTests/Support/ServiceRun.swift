@@ -52,6 +52,9 @@ struct ServiceRun {
   var returned: [Returned]?
   var cancelCode: Int?
   var cancelMessage: String?
+  /// The `fail` event's code and message: the service or its server failed.
+  var failCode: Int?
+  var failMessage: String?
   var standardError: String
   var lines: [String]
 
@@ -74,6 +77,10 @@ struct ServiceRun {
         let error = cancel["error"] as? [String: Any]
         cancelCode = error?["code"] as? Int
         cancelMessage = error?["message"] as? String
+      } else if let fail = event["fail"] as? [String: Any] {
+        let error = fail["error"] as? [String: Any]
+        failCode = error?["code"] as? Int
+        failMessage = error?["message"] as? String
       } else if event["progress"] != nil || event["message"] != nil {
         progress.append(
           Progress(fraction: event["progress"] as? Double, message: event["message"] as? String))
