@@ -65,6 +65,10 @@ enum InterfaceXML {
                         services the reply is a quarter of the size, the call 40 % shorter.
           @services: the services whose activation rules accept all @items together, as one
             selection; the same answer as `xdg-share list` for the same items.
+
+          A file item's mime-type is trusted: that file is not looked at, so it need not exist
+          (Share still checks every file). A file without one is looked at once; its type is
+          remembered until its name, device, inode, size or modification time changes.
         -->
         <method name="QueryItems">
           <arg type="aa{sv}" name="items" direction="in"/>

@@ -1,6 +1,5 @@
 import ShareCore
 import ShareDBus
-import ShareGLib
 import ShareHost
 
 /// `ListServices` and `QueryItems`: each service's dictionary built once per reload, and replies
@@ -11,12 +10,16 @@ struct QueryAnswers {
   /// What `ListServices` lists.
   private var everyService: [ShareService] = []
   private var cache: ReplyCache
+  /// GIO's guesses for files, kept across reloads (they do not depend on the services); a
+  /// quarter of the reply cache's bytes.
+  let detection: DetectionMemo
 
   /// The keys a service's dictionary may hold, in the interface's order.
   static let dictionaryKeys = PublicField.allCases.map(\.rawValue)
 
   init(catalog: ServiceCatalog, cacheCapacity: Int) {
     cache = ReplyCache(capacity: cacheCapacity)
+    detection = DetectionMemo(capacity: cacheCapacity / 4)
     rebuild(from: catalog)
   }
 
@@ -43,7 +46,7 @@ struct QueryAnswers {
     let fields = try Self.fields(in: arguments[1])
     let selection: PreparedSelection
     do {
-      selection = try catalog.inspect(items, inspector: GIOFileInspector())
+      selection = try catalog.inspect(items, inspector: QueryInspector(items: items, memo: detection))
     } catch {
       throw .unreadableFiles(error.problems)
     }

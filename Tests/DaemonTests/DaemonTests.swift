@@ -120,6 +120,52 @@ import Testing
       ])
   }
 
+  @Test func queryItemsTrustsAGivenTypeAndDetectsAgainWhenTheFileChanges() throws {
+    let daemon = try startDaemon()
+    defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
+    let client = try BusConnection.connect(address: bus.address)
+    let missing = Array((desktop.root + "/no-such-photo").utf8)
+    // With a type, QueryItems does not look at the file; without one it must, and cannot.
+    #expect(
+      ids(
+        try call(
+          client, "QueryItems",
+          [Self.items([[("path", .bytes(missing)), ("mime-type", .string("image/png"))]]), Self.noOptions]))
+        == ["com.example.echo", "ch.example.hoi"])
+    #expect(throws: DBusFailure.self) {
+      _ = try call(client, "QueryItems", [Self.items([[("path", .bytes(missing))]]), Self.noOptions])
+    }
+    // The same path given once with a type and once without is still looked at.
+    #expect(throws: DBusFailure.self) {
+      _ = try call(
+        client, "QueryItems",
+        [
+          Self.items([
+            [("path", .bytes(missing)), ("mime-type", .string("image/png"))], [("path", .bytes(missing))],
+          ]),
+          Self.noOptions,
+        ])
+    }
+    // Share still checks every file.
+    #expect(throws: DBusFailure.self) {
+      _ = try call(
+        client, "Share",
+        [
+          .string("com.example.echo"),
+          Self.items([[("path", .bytes(missing)), ("mime-type", .string("image/png"))]]), Self.noOptions,
+        ])
+    }
+    // A name that says nothing: the type comes from the content, and changes with it.
+    let unnamed = try desktop.writeFile(named: Array("unnamed".utf8), contents: tinyPNG)
+    let query = [Self.items([[("path", .bytes(unnamed))]]), Self.noOptions]
+    #expect(ids(try call(client, "QueryItems", query)) == ["com.example.echo", "ch.example.hoi"])
+    #expect(ids(try call(client, "QueryItems", query)) == ["com.example.echo", "ch.example.hoi"])
+    _ = try desktop.writeFile(named: "unnamed", contents: "plain words, no picture")
+    #expect(ids(try call(client, "QueryItems", query)) == ["com.example.echo"])
+    try FileManager.default.removeItem(atPath: String(decoding: unnamed, as: UTF8.self))
+    #expect(throws: DBusFailure.self) { _ = try call(client, "QueryItems", query) }
+  }
+
   @Test func fieldsCutEachDictionaryDownToTheKeysAskedFor() throws {
     let daemon = try startDaemon()
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }

@@ -19,6 +19,11 @@ public struct FileStatus: Hashable, Sendable {
   public var size: UInt64
   /// The permission bits (`0o7777`).
   public var permissions: UInt32
+  /// The device and inode: which file this is, whatever name reached it.
+  public var device: UInt64
+  public var inode: UInt64
+  /// The last change of the content (`st_mtim`), in nanoseconds since the epoch.
+  public var modified: Int64
 
   public var kind: Kind {
     switch node {
@@ -40,6 +45,9 @@ public struct FileStatus: Hashable, Sendable {
     }
     size = UInt64(max(0, status.st_size))
     permissions = UInt32(status.st_mode & 0o7777)
+    device = UInt64(status.st_dev)
+    inode = UInt64(status.st_ino)
+    modified = Int64(status.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_mtim.tv_nsec)
   }
 }
 

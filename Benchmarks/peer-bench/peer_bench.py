@@ -1,0 +1,246 @@
+#!/usr/bin/python3
+"""peer-bench: xdg-share's D-Bus service side by side with elementary Contractor.
+
+    swift build -c release --product xdg-share
+    /usr/bin/python3 Benchmarks/peer-bench/peer_bench.py [--binary .build/release/xdg-share] [--calls 1000]
+
+Builds or finds Contractor with ../shared/peers/build-contractor (or $CONTRACTOR, a built binary),
+makes a throw-away HOME/XDG tree holding the same 200 services twice (xdg-share bundles whose
+predicates take exactly the MIME types a .contract lists), starts one private dbus-daemon, both
+services and measures them with this one python3-dbus client: service CPU from
+/proc/PID/task/*/schedstat around the calls, wall as the client's round trip. Every case checks
+that both answer the same set of ids. Exits 0 with a message when Contractor cannot be had.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+try:
+    import dbus
+except ImportError:
+    print("peer-bench: skipped: python3-dbus is missing (use /usr/bin/python3)")
+    sys.exit(0)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+SERVICES = 200
+MANY = 1000
+POOL = ["image/png", "image/jpeg", "image/gif", "application/pdf", "video/mp4", "audio/ogg",
+        "image/webp", "application/zip"]
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c63f80f00010101001 8dd8db40000000049454e44ae426082".replace(" ", ""))
+
+
+def argument(name, default):
+    if name in sys.argv:
+        return sys.argv[sys.argv.index(name) + 1]
+    return default
+
+
+def find_contractor():
+    given = os.environ.get("CONTRACTOR")
+    if given and os.access(given, os.X_OK):
+        return given
+    script = os.path.join(os.path.dirname(REPO), "shared", "peers", "build-contractor")
+    if not os.access(script, os.X_OK):
+        script = "/work/shared/peers/build-contractor"
+    if not os.access(script, os.X_OK):
+        return None
+    done = subprocess.run([script], capture_output=True, text=True)
+    path = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
+    return path if done.returncode == 0 and os.access(path, os.X_OK) else None
+
+
+def types_of(index):
+    """The MIME types service `index` takes: one to three of the pool, a PNG for two in three."""
+    chosen = [POOL[(index * 7 + k * 3) % len(POOL)] for k in range(1 + index % 3)]
+    if index % 3 != 2 and "image/png" not in chosen:
+        chosen.append("image/png")
+    return sorted(set(chosen))
+
+
+def write_services(root):
+    bundles = os.path.join(root, "data", "xdg-share", "extensions")
+    contracts = os.path.join(root, "data", "contractor")
+    os.makedirs(bundles)
+    os.makedirs(contracts)
+    for index in range(SERVICES):
+        ident = "org.bench.peer%03d" % index
+        types = types_of(index)
+        alternatives = " OR ".join('ANY $a.registeredTypeIdentifiers UTI-EQUALS "%s"' % t for t in types)
+        rule = ("SUBQUERY(extensionItems, $e, SUBQUERY($e.attachments, $a, %s).@count"
+                " == $e.attachments.@count AND $e.attachments.@count >= 1).@count == 1") % alternatives
+        rule = rule.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        folder = os.path.join(bundles, ident + ".shareext")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "Info.plist"), "w") as f:
+            f.write(f"""<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0"><dict>
+<key>CFBundleIdentifier</key><string>{ident}</string>
+<key>CFBundleDisplayName</key><string>Peer {index}</string>
+<key>CFBundleExecutable</key><string>run</string>
+<key>XDGShareDescription</key><string>Service {index}</string>
+<key>NSExtension</key><dict>
+<key>NSExtensionPointIdentifier</key><string>com.apple.share-services</string>
+<key>NSExtensionAttributes</key><dict><key>NSExtensionActivationRule</key><string>{rule}</string></dict>
+</dict></dict></plist>
+""")
+        program = os.path.join(folder, "run")
+        with open(program, "w") as f:
+            f.write("#!/usr/bin/python3\n")
+        os.chmod(program, 0o755)
+        with open(os.path.join(contracts, ident + ".contract"), "w") as f:
+            f.write(f"[Contractor Entry]\nName=Peer {index}\nIcon=document-send\n"
+                    f"Description=Service {index}\nMimeType={';'.join(types)};\nExec=true %F\n")
+
+
+def cpu_ns(pid):
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except OSError:
+            pass
+    return total
+
+
+def measure(pid, calls, make_call):
+    """(service CPU µs per call, median wall µs per call) over `calls` calls."""
+    make_call(0)
+    walls = []
+    before = cpu_ns(pid)
+    for n in range(calls):
+        start = time.perf_counter()
+        make_call(n + 1)
+        walls.append(time.perf_counter() - start)
+    cpu = (cpu_ns(pid) - before) / calls / 1000
+    walls.sort()
+    return cpu, walls[len(walls) // 2] * 1e6
+
+
+def main():
+    binary = os.path.abspath(argument("--binary", os.path.join(REPO, ".build", "release", "xdg-share")))
+    calls = int(argument("--calls", "1000"))
+    if not os.access(binary, os.X_OK):
+        print(f"peer-bench: no xdg-share at {binary}: swift build -c release --product xdg-share")
+        return 2
+    contractor = find_contractor()
+    if contractor is None:
+        print("peer-bench: skipped: Contractor could not be built or found "
+              "(../shared/peers/build-contractor failed; set CONTRACTOR to a built binary)")
+        return 0
+    root = tempfile.mkdtemp(prefix="peer-bench.")
+    children = []
+    try:
+        write_services(root)
+        files = os.path.join(root, "files")
+        os.makedirs(files)
+        with open(os.path.join(files, "photo.png"), "wb") as f:
+            f.write(PNG)
+        many = []
+        for n in range(MANY):
+            path = os.path.join(files, f"p{n}.png")
+            with open(path, "wb") as f:
+                f.write(PNG)
+            many.append(path)
+        env = {"PATH": "/usr/bin:/bin", "HOME": root, "XDG_DATA_HOME": root + "/data",
+               "XDG_CONFIG_HOME": root + "/config", "XDG_STATE_HOME": root + "/state",
+               "XDG_CACHE_HOME": root + "/cache", "XDG_RUNTIME_DIR": root,
+               "XDG_DATA_DIRS": "/usr/local/share:/usr/share", "LANG": "C.UTF-8"}
+        bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
+                               stdout=subprocess.PIPE, env=env, text=True)
+        children.append(bus)
+        address = bus.stdout.readline().strip()
+        env["DBUS_SESSION_BUS_ADDRESS"] = address
+        ours = subprocess.Popen([binary, "daemon", "--idle-timeout", "0"], env=env)
+        peer = subprocess.Popen([contractor], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        children += [ours, peer]
+        connection = dbus.bus.BusConnection(address)
+        deadline = time.time() + 20
+        while time.time() < deadline and not (connection.name_has_owner("org.xdgshare.Share")
+                                               and connection.name_has_owner("org.elementary.Contractor")):
+            time.sleep(0.02)
+
+        def query(items, fields=None):
+            options = {"fields": dbus.Array(fields, signature="s")} if fields else {}
+            reply = connection.call_blocking("org.xdgshare.Share", "/org/xdgshare/Share", "org.xdgshare.Share1",
+                                             "QueryItems", "aa{sv}a{sv}", [items, options])
+            return {str(s["id"]) for s in reply}
+
+        def contracts(types):
+            reply = connection.call_blocking("org.elementary.Contractor", "/org/elementary/contractor",
+                                             "org.elementary.Contractor", "GetContractsByMimelist", "as",
+                                             [types])
+            # a(ssss) in this version: id, name, description, icon.
+            return {str(c["Id"] if isinstance(c, dict) else c[0]) for c in reply}
+
+        def ping(name, path):
+            connection.call_blocking(name, path, "org.freedesktop.DBus.Peer", "Ping", "", [])
+
+        def path_item(path, mime=None):
+            item = {"path": dbus.ByteArray(path.encode())}
+            if mime:
+                item["mime-type"] = mime
+            return item
+
+        png = os.path.join(files, "photo.png")
+        one = [path_item(png)]
+        many_items = [path_item(p) for p in many]
+        many_typed = [path_item(p, "image/png") for p in many]
+        unseen = lambda n: [path_item(f"{files}/x{n}.bin", f"application/x-peer-bench-{n}")]
+        checks = [("one PNG", query(one), contracts(["image/png"])),
+                  ("1,000 PNGs", query(many_items), contracts(["image/png"] * MANY)),
+                  ("1,000 PNGs typed", query(many_typed), contracts(["image/png"] * MANY)),
+                  ("unseen type", query(unseen(-1)), contracts(["application/x-peer-bench--1"]))]
+        for label, a, b in checks:
+            if a != b:
+                print(f"peer-bench: answers differ for {label}: ours {len(a)}, peer {len(b)}, "
+                      f"only ours {sorted(a - b)[:5]}, only peer {sorted(b - a)[:5]}")
+                return 1
+        accepted = len(checks[0][1])
+        big = max(50, calls // 5)
+        rows = [
+            ("Peer.Ping (floor: the transport)", calls,
+             lambda n: ping("org.elementary.Contractor", "/org/elementary/contractor"),
+             lambda n: ping("org.xdgshare.Share", "/org/xdgshare/Share")),
+            ("one PNG", calls, lambda n: contracts(["image/png"]), lambda n: query(one)),
+            ("one PNG, ours with fields [\"id\"]", calls, lambda n: contracts(["image/png"]),
+             lambda n: query(one, ["id"])),
+            ("a type never seen before, each call", calls,
+             lambda n: contracts([f"application/x-peer-bench-{n}"]), lambda n: query(unseen(n))),
+            ("1,000 PNGs (peer given 1,000 × image/png)", big,
+             lambda n: contracts(["image/png"] * MANY), lambda n: query(many_items)),
+            ("1,000 PNGs, each with its mime-type given", big,
+             lambda n: contracts(["image/png"] * MANY), lambda n: query(many_typed)),
+        ]
+        load = os.getloadavg()[0]
+        print(f"# peer-bench: {SERVICES} services, {accepted} accept a PNG; answers equal in every case")
+        print(f"xdg-share: {binary}\nContractor: {contractor}\nload average at start: {load:.2f}"
+              + (" (the machine was loaded)" if load >= 1 else "") + "\n")
+        print("| call | calls | Contractor CPU | our CPU | ours / peer | Contractor wall | our wall |")
+        print("|---|--:|--:|--:|--:|--:|--:|")
+        for label, count, peer_call, our_call in rows:
+            peer_cpu, peer_wall = measure(peer.pid, count, peer_call)
+            our_cpu, our_wall = measure(ours.pid, count, our_call)
+            print(f"| {label} | {count} | {peer_cpu:,.0f} µs | {our_cpu:,.0f} µs | {our_cpu / peer_cpu:.2f}× "
+                  f"| {peer_wall:,.0f} µs | {our_wall:,.0f} µs |", flush=True)
+        return 0
+    finally:
+        for child in reversed(children):
+            child.terminate()
+            try:
+                child.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                child.kill()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

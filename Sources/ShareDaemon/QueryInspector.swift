@@ -1,0 +1,81 @@
+import ShareCore
+import ShareGLib
+import SharePOSIX
+import Synchronization
+
+/// How `QueryItems` looks at files: a type the caller gives is trusted and the file is not
+/// touched (a missing file is no error there; `Share` still inspects every file), and GIO's
+/// guesses come from a ``DetectionMemo``.
+struct QueryInspector: FileInspector {
+  /// The caller's MIME type for each file path that has one every time it occurs in the call.
+  let givenTypes: [FilePath: String]
+  let memo: DetectionMemo
+
+  /// The inspector for one call's `items`.
+  init(items: [RequestedItem], memo: DetectionMemo) {
+    var given: [FilePath: String] = [:]
+    var detected: Set<FilePath> = []
+    for requested in items {
+      guard case .file(let path) = requested.item else { continue }
+      if let type = requested.mimeType { given[path] = type } else { detected.insert(path) }
+    }
+    // A path given both with and without a type must be looked at for the item without one.
+    for path in detected { given[path] = nil }
+    givenTypes = given
+    self.memo = memo
+  }
+
+  func inspect(_ path: FilePath) throws(FileProblem) -> FileFacts {
+    if let type = givenTypes[path] {
+      // The type system puts the given type in place of this one; only a directory's kind
+      // matters to rules, and a caller that says `inode/directory` means one.
+      return FileFacts(contentType: type, size: 0, isDirectory: type.lowercased() == "inode/directory")
+    }
+    return try memo.inspect(path)
+  }
+}
+
+/// GIO's answers remembered by what decides them: the file's name and its current `stat`
+/// (device, inode, size, modification time), so that a file changed or replaced is looked at
+/// again. Bounded by the bytes it holds; when a new answer does not fit it starts over.
+final class DetectionMemo: Sendable {
+  private struct Key: Hashable {
+    var path: [UInt8]
+    var device: UInt64
+    var inode: UInt64
+    var size: UInt64
+    var modified: Int64
+  }
+
+  /// The bytes the memo may hold: each entry's path, type and a fixed overhead.
+  let capacity: Int
+  private let state = Mutex<(facts: [Key: FileFacts], bytes: Int)>(([:], 0))
+  /// What a dictionary entry costs besides its path and type: the key's integers, the facts,
+  /// the strings' headers and the table's slot.
+  static let entryOverhead = 96
+
+  init(capacity: Int) {
+    self.capacity = capacity
+  }
+
+  var count: Int { state.withLock { $0.facts.count } }
+
+  func inspect(_ path: FilePath) throws(FileProblem) -> FileFacts {
+    // What `stat` cannot see (a dangling link, a missing file) goes to GIO's inspector, which
+    // names the problem; only files that exist are remembered.
+    guard let status = try? FileSystem.status(path.bytes) else { return try GIOFileInspector().inspect(path) }
+    let key = Key(
+      path: path.bytes, device: status.device, inode: status.inode, size: status.size,
+      modified: status.modified)
+    if let known = state.withLock({ $0.facts[key] }) { return known }
+    let facts = try GIOFileInspector().inspect(path)
+    let size = key.path.count + facts.contentType.utf8.count + Self.entryOverhead
+    guard size <= capacity else { return facts }
+    state.withLock { state in
+      if state.bytes + size > capacity { state = ([:], 0) }
+      state.facts[key] = facts
+      state.bytes += size
+    }
+    return facts
+  }
+}
