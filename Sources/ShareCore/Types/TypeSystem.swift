@@ -7,9 +7,14 @@ public struct TypeSystem: Sendable {
   public let mime: MIMEHierarchy
   /// Closures already worked out; a long-lived process (the D-Bus service) asks the same
   /// questions again and again.
-  private let closures = BoundedCache<Set<String>>()
+  private let closures = BoundedCache<Set<String>>(valueCost: { TypeSystem.cost(of: $0) })
   /// Identifiers by MIME type, for the same reason.
-  private let identifiersByMIMEType = BoundedCache<[String]>()
+  private let identifiersByMIMEType = BoundedCache<[String]>(valueCost: { TypeSystem.cost(of: $0) })
+
+  /// What a memo's list of identifiers costs: the collection's header and each string.
+  private static func cost(of identifiers: some Collection<String>) -> Int {
+    48 + identifiers.reduce(0) { $0 + BoundedCache<[String]>.cost(of: $1) }
+  }
 
   public init(table: UTITable = .standard, mime: MIMEHierarchy) {
     self.table = table
@@ -160,19 +165,42 @@ public struct TypeSystem: Sendable {
   }
 }
 
-/// A bounded, thread-safe memo: emptied when full rather than grown without end.
+/// A thread-safe memo bounded by the bytes it holds, not by its number of entries: a caller that
+/// names a new, made-up type on every call (a hostile D-Bus client) cannot make it hold more than
+/// ``capacity``, however long the names. Emptied when full rather than grown without end.
 private final class BoundedCache<Value: Sendable>: Sendable {
-  private let entries = Mutex<[String: Value]>([:])
-  private static var capacity: Int { 4096 }
+  private let entries = Mutex<(values: [String: Value], bytes: Int)>(([:], 0))
+  /// The bytes the memo may hold, keys and values counted as ``cost(of:)`` estimates them.
+  private static var capacity: Int { 1 << 20 }
+  private let valueCost: @Sendable (Value) -> Int
+
+  init(valueCost: @escaping @Sendable (Value) -> Int) {
+    self.valueCost = valueCost
+  }
+
+  /// What a string costs in a dictionary or a set: its slot, and its heap storage when longer
+  /// than the 15 bytes Swift keeps inline.
+  static func cost(of string: String) -> Int {
+    let count = string.utf8.count
+    return 24 + (count > 15 ? 32 + count : 0)
+  }
 
   func lookup(_ key: String) -> Value? {
-    entries.withLock { $0[key] }
+    entries.withLock { $0.values[key] }
   }
 
   func store(_ value: Value, for key: String) {
+    let size = Self.cost(of: key) + valueCost(value)
+    guard size <= Self.capacity else { return }
     entries.withLock { entries in
-      if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-      entries[key] = value
+      if entries.bytes + size > Self.capacity {
+        entries.values.removeAll(keepingCapacity: true)
+        entries.bytes = 0
+      }
+      if let old = entries.values.updateValue(value, forKey: key) {
+        entries.bytes -= Self.cost(of: key) + valueCost(old)
+      }
+      entries.bytes += size
     }
   }
 }
