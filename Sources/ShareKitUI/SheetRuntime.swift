@@ -33,6 +33,10 @@ enum SheetRuntime {
   private static var content: (any SheetContent)?
   private static var host: SheetHost?
 
+  /// Why a sheet cannot open where there is no display.
+  static let noDisplayMessage =
+    "this service shows a window, and there is no display (DISPLAY or WAYLAND_DISPLAY): share from the desktop"
+
   /// The application id when the service's identifier is not a valid one.
   static let fallbackApplicationID = "org.xdgshare.Extension"
 
@@ -44,6 +48,12 @@ enum SheetRuntime {
       Task { @MainActor in SheetRuntime.host?.requestEnded() }
     })
     let environment = ProcessInfo.processInfo.environment
+    // Shared from a terminal with no desktop: GTK would only say it cannot open a display and exit
+    // with no final event; the user must act first, so the request is cancelled, saying how.
+    if (environment["DISPLAY"] ?? "").isEmpty && (environment["WAYLAND_DISPLAY"] ?? "").isEmpty {
+      context.cancelRequest(withError: ShareError(code: 1, message: noDisplayMessage))
+      ShareExtensionRunner.exitProcess(0)
+    }
     let id = Application.isValidID(context.serviceID) ? context.serviceID : fallbackApplicationID
     let application = Application(id: id)
     let host = SheetHost(

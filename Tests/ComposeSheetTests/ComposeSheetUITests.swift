@@ -1,4 +1,5 @@
 import Foundation
+import SharePOSIX
 import ShareTestSupport
 import Testing
 
@@ -29,6 +30,19 @@ struct ComposeSheetUITests {
       ])
     #expect(run.sensitive == ["Post true", "Post true", "Post false", "Post true"])
     #expect(run.exitStatus == 3, "Cancel ends the request as cancelled")
+    #expect(microblog.posts.isEmpty)
+  }
+
+  @Test func withoutADisplayTheShareIsCancelledSayingWhy() throws {
+    var environment = microblog.desktop.environment
+    environment.removeValue(forKey: "DISPLAY")
+    environment.removeValue(forKey: "WAYLAND_DISPLAY")
+    let run = try CapturedRun.run(
+      [Tool.path, "share", "--service", "org.example.microblog", microblog.picture].map { Array($0.utf8) },
+      environment: environment, workingDirectory: Array(microblog.desktop.files.utf8))
+    let standardError = String(decoding: run.standardError, as: UTF8.self)
+    #expect(run.status == 3, "\(standardError)")
+    #expect(standardError.contains("there is no display"), "\(standardError)")
     #expect(microblog.posts.isEmpty)
   }
 
