@@ -35,7 +35,7 @@ import Testing
 
   /// Installs a service taking anything with `program`, and prepares a session sharing a text.
   func session(
-    _ program: String, id: String, extraXML: String = "", requestID: String = "request-1"
+    _ program: String, id: String, extraXML: String = "", requestID: String? = nil
   ) throws -> ShareSession {
     let bundle = try host.install(
       BundleFixture.anything(id: id, name: id, extraXML: extraXML, program: program))
@@ -43,7 +43,9 @@ import Testing
     return try ShareSession(
       service: service, requested: [RequestedItem(.text("hello"))], types: HostDesktop.types,
       inspector: InMemoryFileInspector(), history: host.history, environment: host.environment,
-      requestID: requestID)
+      // Each request an id of its own, as the host gives: a cancel ends every process that
+      // carries its request's id, and the suite's tests run side by side.
+      requestID: requestID ?? "request-\(UUID().uuidString)")
   }
 
   func onlyRecord() throws -> HistoryRecord {
@@ -73,7 +75,7 @@ import Testing
     #expect(session.request.inputItems.first?.attachments.first?.text == "hello")
 
     let record = try onlyRecord()
-    #expect(record.id == "request-1")
+    #expect(record.id == session.id)
     #expect(record.serviceId == "org.example.complete")
     #expect(record.status == .completed)
     #expect(record.message == nil)

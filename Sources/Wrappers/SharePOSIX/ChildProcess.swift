@@ -163,7 +163,6 @@ public final class ChildProcess: Sendable {
     return lastError
   }
 
-  /// Sends `signal` to the child, or to its whole process group when it leads one.
   /// util-linux's `setpriv`, which sets the parent-death signal and then executes the program in
   /// its place (same pid, same process group): `posix_spawn` cannot set it itself.
   private static let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first { path in
@@ -183,6 +182,7 @@ public final class ChildProcess: Sendable {
     return [Array(setpriv.utf8), Array("--pdeathsig".utf8), Array("KILL".utf8), Array("--".utf8)]
   }
 
+  /// Sends `signal` to the child, or to its whole process group when it leads one.
   public func signal(_ signal: Int32) {
     // Under the lock that reaping takes: once reaped, the pid may name a stranger.
     reaped.withLock { reaped in
