@@ -33,6 +33,14 @@ import Testing
     #expect(document.value == Self.everyType)
   }
 
+  /// XML holds whole seconds: a binary list's date with a fraction (found by the `plist` fuzz
+  /// target, `Fuzz/crashes/`) is written rounded down, before the reference date as after it.
+  @Test(arguments: [(2.5, 2.0), (-0.5, -1.0), (86_399.999, 86_399.0)])
+  func aDateIsWrittenInWholeSecondsRoundedDown(seconds: Double, written: Double) throws {
+    let xml = PropertyListWriter.xml(.dictionary(["d": .date(seconds)]))
+    #expect(try PropertyListReader.read(Array(xml.utf8)).value == .dictionary(["d": .date(written)]))
+  }
+
   @Test func foundationReadsItAsWritten() throws {
     let xml = PropertyListWriter.xml(Self.everyType)
     let object = try PropertyListSerialization.propertyList(from: Data(xml.utf8), format: nil)
