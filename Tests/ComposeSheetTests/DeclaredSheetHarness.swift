@@ -21,7 +21,7 @@ final class DeclaredDesktop {
   init(secure: Bool = false) throws {
     desktop = try TemporaryDesktop(prefix: "xdg-share-declared")
     try ComposeHarness.prepare(desktop)
-    display = try VirtualDisplay()
+    display = try VirtualDisplay(firstNumber: 200)
     requests = desktop.root + "-requests"
     try FileManager.default.createDirectory(atPath: requests, withIntermediateDirectories: true)
     func item(_ identifier: String, _ title: String, _ extra: String = "") -> String {

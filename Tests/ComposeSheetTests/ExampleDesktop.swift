@@ -18,7 +18,7 @@ final class ExampleDesktop {
   init() throws {
     desktop = try TemporaryDesktop(prefix: "xdg-share-examples")
     try ComposeHarness.prepare(desktop)
-    display = try VirtualDisplay()
+    display = try VirtualDisplay(firstNumber: 200)
     picture = desktop.files + "/pic.png"
     try Data(tinyPNG).write(to: URL(fileURLWithPath: picture))
     animationLog = "\(desktop.root)/animation.log"

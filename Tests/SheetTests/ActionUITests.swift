@@ -16,7 +16,7 @@ struct ActionUITests {
   init() throws {
     desktop = try TemporaryDesktop(prefix: "xdg-share-actions")
     try SheetHarness.prepare(desktop)
-    display = try VirtualDisplay()
+    display = try VirtualDisplay(firstNumber: 150)
     try SheetUITests.service("Alpha").write(into: desktop.userExtensions)
     try Self.action(
       "Shout",

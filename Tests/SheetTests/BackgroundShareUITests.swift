@@ -18,7 +18,7 @@ struct BackgroundShareUITests {
   init() throws {
     desktop = try TemporaryDesktop(prefix: "xdg-share-background")
     try SheetHarness.prepare(desktop)
-    display = try VirtualDisplay()
+    display = try VirtualDisplay(firstNumber: 150)
     try SheetUITests.service(
       "Posty",
       program: """

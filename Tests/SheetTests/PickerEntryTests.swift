@@ -15,7 +15,7 @@ struct PickerEntryTests {
   init() throws {
     desktop = try TemporaryDesktop(prefix: "xdg-share-entry")
     try SheetHarness.prepare(desktop)
-    display = try VirtualDisplay()
+    display = try VirtualDisplay(firstNumber: 150)
     for name in ["Alpha", "Bravo"] {
       try SheetUITests.service(name).write(into: desktop.userExtensions)
     }

@@ -17,7 +17,7 @@ struct ScreenshotTests {
     let folder = try #require(ProcessInfo.processInfo.environment["XDG_SHARE_SHEET_SCREENSHOTS"])
     let desktop = try TemporaryDesktop(prefix: "xdg-share-sheet-pictures")
     try SheetHarness.prepare(desktop)
-    let display = try VirtualDisplay()
+    let display = try VirtualDisplay(firstNumber: 150)
     let services = [
       ("org.example.mail", "Mail", "mail-message-new", "A new mail with the photo attached"),
       ("org.example.save", "Save to Folder", "document-save-as", "Copy it into your Public folder"),

@@ -60,53 +60,6 @@ enum SheetHarness {
   }
 }
 
-/// An Xvfb server of the test's own, on a display number no other server holds (numbers from
-/// 150 up, well away from the `:0` a developer's or another tool's server may take).
-final class VirtualDisplay: Sendable {
-  let name: String
-  private let server: ChildProcess
-
-  init() throws {
-    var number = 150 + Int(ProcessStatus.currentProcess % 50)
-    while true {
-      guard number < 400 else { throw VirtualDisplayError.didNotStart }
-      defer { number += 1 }
-      if FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") { continue }
-      // `-displayfd 1`: the server writes the number once it accepts connections; nothing if the
-      // number was taken meanwhile. `-noreset`: no new server generation between clients.
-      let server = try ChildProcess.spawn(
-        [
-          "Xvfb", ":\(number)", "-displayfd", "1", "-nolisten", "tcp", "-noreset", "-screen", "0",
-          "1280x800x24",
-        ]
-        .map { Array($0.utf8) },
-        environment: ProcessInfo.processInfo.environment, standardOutput: .pipe, standardError: .null)
-      var written: [UInt8] = []
-      while !written.contains(UInt8(ascii: "\n")) {
-        let chunk = (try? server.standardOutput?.read()) ?? []
-        if chunk.isEmpty { break }
-        written += chunk
-      }
-      guard written.contains(UInt8(ascii: "\n")) else {
-        _ = server.wait()
-        continue
-      }
-      self.server = server
-      name = ":\(number)"
-      return
-    }
-  }
-
-  deinit {
-    server.signal(Signal.terminate)
-    _ = server.wait()
-  }
-
-  enum VirtualDisplayError: Error {
-    case didNotStart
-  }
-}
-
 /// One run of the sheet under the driver: what the driver printed.
 struct DriverRun {
   /// The driver's own status: 0 when every step worked.

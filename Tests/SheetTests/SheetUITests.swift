@@ -17,7 +17,7 @@ struct SheetUITests {
   init() throws {
     desktop = try TemporaryDesktop(prefix: "xdg-share-sheet")
     try SheetHarness.prepare(desktop)
-    display = try VirtualDisplay()
+    display = try VirtualDisplay(firstNumber: 150)
     for name in ["Alpha", "Bravo", "Charlie", "Delta"] {
       try Self.service(name).write(into: desktop.userExtensions)
     }
