@@ -95,7 +95,7 @@ let package = Package(
       path: "Benchmarks/bus-bench"),
     // bus-bench's memory floor: libdbus and GIO from Swift, without Foundation or our modules.
     .executableTarget(
-      name: "memory-floor", dependencies: ["CDBus", "CGLib"], path: "Benchmarks/memory-floor"),
+      name: "memory-floor", dependencies: ["CDBus", "CGLib", "CSecret"], path: "Benchmarks/memory-floor"),
 
     // Fixtures without swift-testing, shared by the tests and the benchmarks: the throw-away
     // desktop, its private bus, bundles. ShareTestSupport re-exports them.

@@ -25,8 +25,8 @@ say() { printf '==> %s\n' "$*"; }
 # Debian packages, installed only when missing; `apt-get update` first, since a new machine starts
 # with empty package lists.
 # What building needs (GTK 4 and libadwaita for the share sheet, libsecret for the keyring), and
-# what the bundled services use at run time (xdg-email, xdg-open).
-build_packages=(pkg-config libglib2.0-dev libdbus-1-dev libcurl4-openssl-dev libsecret-1-dev shared-mime-info
+# what the bundled services use at run time (xdg-email, xdg-open); binutils strips what is installed.
+build_packages=(pkg-config binutils libglib2.0-dev libdbus-1-dev libcurl4-openssl-dev libsecret-1-dev shared-mime-info
   libglib2.0-bin dbus
   xdg-utils man-db libgtk-4-dev libadwaita-1-dev adwaita-icon-theme)
 # The tests run real components: a private dbus-daemon and python3-dbus as an outside client,
@@ -100,9 +100,11 @@ swift build -c release --static-swift-stdlib --product xdg-share-sheet
 build_dir="$(swift build -c release --static-swift-stdlib --show-bin-path)"
 
 # Each program is copied beside its old self and renamed over it: a running one is never cut.
+# Installed stripped: the symbol tables are half of a static Swift binary and no one at a desktop
+# reads them (the build folder keeps the unstripped programs for debugging).
 install_program() { # source destination
   mkdir -p "$(dirname "$2")"
-  install -m 0755 "$1" "$2.new"
+  install -s -m 0755 "$1" "$2.new"
   mv -f "$2.new" "$2"
 }
 say "installing $bin_dir/xdg-share"

@@ -108,6 +108,9 @@ final class BusBench {
     let floor = try processFloor(desktop: desktop)
     let coldStarts = try measureColdStarts(
       desktop: desktop, bus: bus, client: client, runs: 10, expectedServices: Self.services)
+    Self.progress("xdg-share list --json against its floor; installed sizes")
+    let listStartup = try measureListStartup(png: png)
+    let sizes = try measureInstalledSizes(scratch: desktop.root)
 
     // One long-lived service for the rest.
     let service = try startService(desktop: desktop, bus: bus, client: client).service
@@ -139,7 +142,7 @@ final class BusBench {
 
     report(
       oneFile: oneFile, manyFiles: manyFiles, memory200: memory200, memory1000: memory1000,
-      memoryFloor: memoryFloor, floor: floor,
+      memoryFloor: memoryFloor, floor: floor, listStartup: listStartup, sizes: sizes,
       coldStarts: coldStarts, changes: changes, oneFile1000: oneFile1000, coldStarts1000: coldStarts1000,
       changes1000: changes1000)
     print(

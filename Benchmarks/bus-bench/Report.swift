@@ -16,7 +16,7 @@ struct ReportRow {
 extension BusBench {
   func report(
     oneFile: OneFile, manyFiles: ManyFiles, memory200: Memory, memory1000: Memory, memoryFloor: ProcessMemory,
-    floor: (time: Samples, peakResident: Double),
+    floor: (time: Samples, peakResident: Double), listStartup: ListStartup?, sizes: [InstalledSize],
     coldStarts: ColdStarts, changes: Samples, oneFile1000: OneFile, coldStarts1000: ColdStarts,
     changes1000: Samples
   ) {
@@ -80,21 +80,38 @@ extension BusBench {
         ratio: Report.ratio(manyFiles.query.median / manyFiles.ping.median), target: "–", passes: nil))
     rows.append(
       ReportRow(
-        figure: "resident memory of the floor: libdbus and GIO from Swift",
+        figure: "resident memory of the floor: libdbus, GIO and FoundationEssentials from Swift",
         value: Report.megabytes(memoryFloor.resident),
         reference: "Contractor \(Report.megabytes(Self.contractorResident))",
         ratio: Report.ratio(memoryFloor.resident / Self.contractorResident), target: "–", passes: nil))
-    for memory in [memory200, memory1000] {
+    // Issue 12: against the floor of the same link mode, measured in the same run.
+    for (memory, target) in [(memory200, 1.3), (memory1000, 1.5)] {
+      let ratio = memory.memory.resident / memoryFloor.resident
       rows.append(
         ReportRow(
           figure: "resident memory, \(memory.label)", value: Report.megabytes(memory.memory.resident),
           reference:
-            "Contractor \(Report.megabytes(Self.contractorResident)); floor "
-            + "\(Report.megabytes(memoryFloor.resident)); `xdg-share --version` peak "
+            "floor \(Report.megabytes(memoryFloor.resident)); Contractor "
+            + "\(Report.megabytes(Self.contractorResident)); `xdg-share --version` peak "
             + Report.megabytes(floor.peakResident),
-          ratio: Report.ratio(memory.memory.resident / Self.contractorResident),
-          target: "< \(Report.megabytes(Self.contractorResident))",
-          passes: memory.memory.resident < Self.contractorResident))
+          ratio: Report.ratio(ratio), target: "≤ \(Report.fixed(target, 1))×", passes: ratio <= target))
+    }
+    if let listStartup {
+      let ratio = listStartup.list.median / listStartup.floor.median
+      rows.append(
+        ReportRow(
+          figure: "`xdg-share list --json` a PNG, \(listStartup.services) bundled services (median)",
+          value: f(listStartup.list.median),
+          reference: "`memory-floor --guess`: same C libraries, one GIO guess \(f(listStartup.floor.median))",
+          ratio: Report.ratio(ratio), target: "≤ 1.5×", passes: ratio <= 1.5))
+    }
+    for size in sizes {
+      rows.append(
+        ReportRow(
+          figure: "installed `\(size.name)` (stripped, as `install.sh` installs it)",
+          value: Report.megabytes(Double(size.stripped)),
+          reference: "as built \(Report.megabytes(Double(size.built)))", ratio: "–", target: "≤ 25 MB",
+          passes: size.stripped <= 25_000_000))
     }
     rows.append(
       ReportRow(
@@ -165,9 +182,16 @@ extension BusBench {
           + "; largest: "
           + memory.largest.map { "\($0.name) \(Report.megabytes($0.bytes))" }.joined(separator: ", "))
     }
+    if let listStartup {
+      print(
+        "- `xdg-share list --json` (\(listStartup.list.count) runs alternating with the floor): wall "
+          + "\(Report.triple(listStartup.list)), CPU median \(f(listStartup.listCPU.median)); `memory-floor --guess` "
+          + "wall \(Report.triple(listStartup.floor)), CPU median \(f(listStartup.floorCPU.median)); CPU ratio "
+          + Report.ratio(listStartup.listCPU.median / listStartup.floorCPU.median))
+    }
     print(
-      "- memory floor (`memory-floor`: owns a name with libdbus, answers Ping, GIO guesses one file; no "
-        + "Foundation): VmRSS \(Report.megabytes(memoryFloor.resident)) = anonymous "
+      "- memory floor (`memory-floor`: owns a name with libdbus, answers Ping, GIO guesses one file, "
+        + "FoundationEssentials reads a property list and writes JSON once): VmRSS \(Report.megabytes(memoryFloor.resident)) = anonymous "
         + "\(Report.megabytes(memoryFloor.anonymous)) + file-backed \(Report.megabytes(memoryFloor.fileBacked)); PSS "
         + "\(Report.megabytes(memoryFloor.proportional)), private \(Report.megabytes(memoryFloor.unique))")
     let verdicts = rows.compactMap(\.passes)

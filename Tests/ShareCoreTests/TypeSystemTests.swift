@@ -606,6 +606,22 @@ struct SystemTypeSystemTests {
       ])
   }
 
+  @Test func filesAreReadLineByLineWithCommentsSpacesAndCaseAsSharedMIMEInfoWritesThem() {
+    var mime = MIMEHierarchy()
+    mime.add(
+      subclasses:
+        "# a comment line\r\nImage/X-Own  image/PNG\n\n  text/x-own text/plain\ntoo many fields here\nalone\n",
+      aliases: "image/x-Old image/x-own\r\n#image/x-commented image/png\nimage/x-é image/x-own")
+    #expect(mime.declaredParents(of: "image/x-own") == ["image/png"])
+    #expect(mime.declaredParents(of: "text/x-own") == ["text/plain"])
+    #expect(mime.declaredParents(of: "too") == [] && mime.declaredParents(of: "alone") == [])
+    #expect(mime.canonical("IMAGE/X-OLD") == "image/x-own")
+    #expect(mime.canonical("image/x-commented") == "image/x-commented")
+    // Not ASCII: lowercased by Unicode's rules, like the rest of the standard library.
+    #expect(mime.canonical("image/x-É") == "image/x-own")
+    #expect(mime.aliases(of: "image/x-own") == ["image/x-old", "image/x-é"])
+  }
+
   @Test func everyAliasOfThisMachineResolvesToItsCanonicalType() {
     #expect(SystemMIMEInfo.aliases.count > 200)
     for (alias, canonical) in SystemMIMEInfo.aliases {

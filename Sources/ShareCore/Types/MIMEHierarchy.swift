@@ -83,12 +83,47 @@ public struct MIMEHierarchy: Sendable {
     return ordered
   }
 
+  /// The two fields of each line that has exactly two, lowercased; `#` lines are comments.
+  ///
+  /// Read as bytes: every process that answers a type question reads these files first (about
+  /// 1,500 lines), and splitting them by `Character` was most of `xdg-share list`'s own time.
+  /// Lines end at `\n` or `\r` and fields are separated by spaces, as shared-mime-info writes them.
   private static func pairs(in text: String) -> [(String, String)] {
-    text.split(whereSeparator: \.isNewline).compactMap { line in
-      guard !line.hasPrefix("#") else { return nil }
-      let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-      guard fields.count == 2 else { return nil }
-      return (fields[0].lowercased(), fields[1].lowercased())
+    var text = text
+    return text.withUTF8 { bytes in
+      var result: [(String, String)] = []
+      var fields: [Range<Int>] = []
+      var lineStart = 0
+      while lineStart < bytes.count {
+        var lineEnd = lineStart
+        while lineEnd < bytes.count, bytes[lineEnd] != 0x0A, bytes[lineEnd] != 0x0D { lineEnd += 1 }
+        defer { lineStart = lineEnd + 1 }
+        guard lineEnd > lineStart, bytes[lineStart] != UInt8(ascii: "#") else { continue }
+        fields.removeAll(keepingCapacity: true)
+        var index = lineStart
+        while index < lineEnd, fields.count <= 2 {
+          while index < lineEnd, bytes[index] == UInt8(ascii: " ") { index += 1 }
+          let fieldStart = index
+          while index < lineEnd, bytes[index] != UInt8(ascii: " ") { index += 1 }
+          if index > fieldStart { fields.append(fieldStart..<index) }
+        }
+        guard fields.count == 2 else { continue }
+        result.append((lowercased(bytes, fields[0]), lowercased(bytes, fields[1])))
+      }
+      return result
+    }
+  }
+
+  /// A field as a lowercased string: ASCII by bytes (every MIME type shared-mime-info ships), the
+  /// rest through the standard library's Unicode case mapping.
+  private static func lowercased(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+    let field = UnsafeBufferPointer(rebasing: bytes[range])
+    guard field.allSatisfy({ $0 < 0x80 }) else { return String(decoding: field, as: UTF8.self).lowercased() }
+    return String(unsafeUninitializedCapacity: field.count) { buffer in
+      for (offset, byte) in field.enumerated() {
+        buffer[offset] = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+      }
+      return field.count
     }
   }
 }
