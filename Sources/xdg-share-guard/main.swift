@@ -51,6 +51,8 @@ guard let options = parse(CurrentProcess.arguments) else {
 do throws(SystemError) {
   try RequestGuard.start(options).superviseToEnd()
 } catch {
+  // With a report descriptor the host says it, as it would without a guard.
+  if options.reportDescriptor != nil { CurrentProcess.exit(127) }
   let program = String(decoding: options.arguments[0], as: UTF8.self)
   CurrentProcess.writeToStandardError("xdg-share-guard: cannot start \(program): \(error.reason)\n")
   CurrentProcess.exit(127)

@@ -44,7 +44,8 @@ public final class RequestGuard {
     /// The program's argv.
     public var arguments: [[UInt8]]
 
-    public init(parent: Int32, marker: [UInt8], grace: Double, reportDescriptor: Int32?, arguments: [[UInt8]]) {
+    public init(parent: Int32, marker: [UInt8], grace: Double, reportDescriptor: Int32?, arguments: [[UInt8]])
+    {
       self.parent = parent
       self.marker = marker
       self.grace = grace
@@ -98,6 +99,12 @@ public final class RequestGuard {
     } catch {
       throw fail(error)
     }
+    // The program's standard input and output are its own: the host tells the end of its
+    // output from the program's, as it did without a guard.
+    if let null = try? FileDescriptor.null() {
+      _ = dup2(null.rawValue, 0)
+      _ = dup2(null.rawValue, 1)
+    }
     return RequestGuard(options: options, program: program, watched: watched)
   }
 
@@ -138,18 +145,34 @@ public final class RequestGuard {
       default: break
       }
     }
-    // A word from the host sent just before the program ended still counts.
-    var none = timespec(tv_sec: 0, tv_nsec: 0)
-    while true {
-      var info = siginfo_t()
-      let received = sigtimedwait(&watched, &info, &none)
-      if received < 0 { break }
-      guard info._sifields._kill.si_pid == options.parent, info.si_code == SI_USER else { continue }
-      if received == Self.endSignal { ending = true }
-      if received == Self.releaseSignal { ending = false }
-    }
+    // A word from the host sent just before the program ended still counts. A request told to
+    // end may have completed as it ended: the host, reading the program's last event, releases
+    // it then, so the guard waits a moment for that word.
+    ending = hear(within: 0, ending: ending)
+    if ending { ending = hear(within: Self.releaseWait, ending: ending) }
     if getppid() != options.parent || ending { endRequest() }
     Self.exit(status: status ?? 0)
+  }
+
+  /// How long a guard told to end the request waits, once its program has ended, for the host
+  /// to say that the program completed.
+  static let releaseWait = 0.25
+
+  /// What the host says within `seconds`: whether the request is to be ended, starting from
+  /// `ending`; returns early on a release.
+  private func hear(within seconds: Double, ending: Bool) -> Bool {
+    var ending = ending
+    let deadline = MonotonicClock.now + seconds
+    while true {
+      let left = max(0, deadline - MonotonicClock.now)
+      var timeout = timespec(tv_sec: Int(left), tv_nsec: Int((left - left.rounded(.down)) * 1e9))
+      var info = siginfo_t()
+      let received = sigtimedwait(&watched, &info, &timeout)
+      if received < 0 { return ending }
+      guard info._sifields._kill.si_pid == options.parent, info.si_code == SI_USER else { continue }
+      if received == Self.endSignal { ending = true }
+      if received == Self.releaseSignal { return false }
+    }
   }
 
   /// Ends the program, what descends from the guard and what carries the marker; when the host
