@@ -174,8 +174,12 @@ public final class PluginRunner: Sendable {
     var completed = false
     if case .complete? = final { completed = true }
     if timedOut || (state.withLock { $0.cancelledByUser } && !completed) {
-      if state.withLock({ $0.guarded }) { child.signalLeader(RequestGuard.endSignal) }
+      // The guard's verdict: end what it adopted, now (it waits for this once the program has
+      // ended); said again once all is ended here, for a program that was still running.
+      let guarded = state.withLock { $0.guarded }
+      if guarded { child.signalLeader(RequestGuard.endSignal) }
       ProcessTree.end(marked: requestMarker, descendingFrom: child.pid, grace: Self.terminationGrace)
+      if guarded { child.signalLeader(RequestGuard.endSignal) }
     }
     let termination = Self.stop(child, politely: final != nil || failure != nil || timedOut)
     output.close()

@@ -95,6 +95,18 @@ import Testing
     }
   }
 
+  @Test func aCompletedRequestWhoseProgramLingersReleasesToo() throws {
+    // The host's SIGTERM to the group, for a program that stays after `complete`, reaches the
+    // guard too: it ends the program, never what the program released.
+    let runner = try runner(helpers.script + "\necho '{\"complete\": {}}'\nexec sleep 60")
+    defer { helpers.killAll() }
+    #expect(runner.run() == .completed(returningItems: []))
+    usleep(500_000)
+    for pid in try helpers.pids() {
+      #expect(Self.isRunning(pid), "helper \(pid) was ended although the request completed")
+    }
+  }
+
   @Test func aProgramThatCompletesAfterACancelReleasesWhatItStarted() throws {
     // The program hears SIGTERM, completes and exits: the host reads `complete`, the guard, told
     // to end the request by the cancel, is told to release it.

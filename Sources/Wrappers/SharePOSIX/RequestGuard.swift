@@ -131,36 +131,40 @@ public final class RequestGuard {
       var timeout = timespec(tv_sec: 0, tv_nsec: Int(Self.parentCheckInterval * 1e9))
       let received = sigtimedwait(&watched, &info, &timeout)
       if getppid() != options.parent { endRequest() }
-      // Collects the program and whatever ended that the guard adopted; SIGCHLDs merge.
-      status = reapChildren()
-      guard status == nil else { break }
       let fromParent = info._sifields._kill.si_pid == options.parent && info.si_code == SI_USER
+      // What was received counts even when the program has ended meanwhile: the host's word
+      // comes before its SIGTERM, which may end the program at once.
       switch received {
       case Self.endSignal where fromParent: ending = true
       case Self.releaseSignal where fromParent: ending = false
       case SIGTERM, SIGINT, SIGHUP, SIGQUIT:
         // The host signals the group the guard leads, and so the program with it, unless the
-        // program left that group; then it gets the signal from here.
-        if getpgid(program.pid) != group { _ = kill(program.pid, received) }
+        // program left that group; then it gets the signal from here. Not yet reaped, the
+        // program's pid is still its own.
+        if programStatus == nil, getpgid(program.pid) != group { _ = kill(program.pid, received) }
       default: break
       }
+      // Collects the program and whatever ended that the guard adopted; SIGCHLDs merge.
+      status = reapChildren()
     }
     // A word from the host sent just before the program ended still counts. A request told to
-    // end may have completed as it ended: the host, reading the program's last event, releases
-    // it then, so the guard waits a moment for that word.
-    ending = hear(within: 0, ending: ending)
-    if ending { ending = hear(within: Self.releaseWait, ending: ending) }
+    // end may have completed as it ended: the guard waits for the host's verdict, sent once it
+    // has read the program's last event (``releaseSignal`` for a completion, ``endSignal``
+    // again otherwise), or for a second should it not come (the host waits for the guard's
+    // exit when something the program started holds its output open).
+    ending = hear(within: 0, ending: ending, untilVerdict: false)
+    if ending { ending = hear(within: Self.verdictWait, ending: ending, untilVerdict: true) }
     if getppid() != options.parent || ending { endRequest() }
     Self.exit(status: status ?? 0)
   }
 
-  /// How long a guard told to end the request waits, once its program has ended, for the host
-  /// to say that the program completed.
-  static let releaseWait = 0.25
+  /// How long a guard told to end the request waits, once its program has ended, for the
+  /// host's verdict.
+  static let verdictWait = 1.0
 
   /// What the host says within `seconds`: whether the request is to be ended, starting from
-  /// `ending`; returns early on a release.
-  private func hear(within seconds: Double, ending: Bool) -> Bool {
+  /// `ending`. Returns early on a release, and with `untilVerdict` on any word.
+  private func hear(within seconds: Double, ending: Bool, untilVerdict: Bool) -> Bool {
     var ending = ending
     let deadline = MonotonicClock.now + seconds
     while true {
@@ -168,10 +172,13 @@ public final class RequestGuard {
       var timeout = timespec(tv_sec: Int(left), tv_nsec: Int((left - left.rounded(.down)) * 1e9))
       var info = siginfo_t()
       let received = sigtimedwait(&watched, &info, &timeout)
-      if received < 0 { return ending }
+      if received < 0 || getppid() != options.parent { return ending }
       guard info._sifields._kill.si_pid == options.parent, info.si_code == SI_USER else { continue }
-      if received == Self.endSignal { ending = true }
       if received == Self.releaseSignal { return false }
+      if received == Self.endSignal {
+        if untilVerdict { return true }
+        ending = true
+      }
     }
   }
 
