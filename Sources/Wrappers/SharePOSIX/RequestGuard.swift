@@ -57,6 +57,8 @@ public final class RequestGuard {
   private let options: Options
   private let program: ChildProcess
   private var watched: sigset_t
+  /// The program's wait status, once reaped.
+  private var programStatus: Int32?
 
   private init(options: Options, program: ChildProcess, watched: sigset_t) {
     self.options = options
@@ -193,7 +195,6 @@ public final class RequestGuard {
   }
 
   /// Reaps every ended child; returns the program's wait status once it has ended.
-  private var programStatus: Int32?
   private func reapChildren() -> Int32? {
     while true {
       var status: Int32 = 0
