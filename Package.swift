@@ -8,6 +8,7 @@ let package = Package(
   products: [
     .executable(name: "xdg-share", targets: ["xdg-share"]),
     .executable(name: "xdg-share-services", targets: ["xdg-share-services"]),
+    .executable(name: "xdg-share-guard", targets: ["xdg-share-guard"]),
     .library(name: "ShareCore", targets: ["ShareCore"]),
     .library(name: "ShareKit", targets: ["ShareKit"]),
   ],
@@ -72,6 +73,10 @@ let package = Package(
       name: "ShareServices",
       dependencies: ["ShareKit", "ShareCore", "SharePOSIX", "ShareCurl", "ShareSecret"]),
     .executableTarget(name: "xdg-share-services", dependencies: ["ShareServices", "ShareKit"]),
+
+    // Stands between a host and a request's program, so that what the program starts ends with
+    // the host even when the host is killed (docs/reliability.md, "Containment").
+    .executableTarget(name: "xdg-share-guard", dependencies: ["SharePOSIX"]),
 
     // File-manager integration: generated Share entries for every file manager.
     .target(name: "ShareDesktop", dependencies: ["ShareCore", "SharePOSIX"]),

@@ -97,6 +97,7 @@ say "building (release)"
 swift build -c release --static-swift-stdlib --product xdg-share
 swift build -c release --static-swift-stdlib --product xdg-share-services
 swift build -c release --static-swift-stdlib --product xdg-share-sheet
+swift build -c release --static-swift-stdlib --product xdg-share-guard
 build_dir="$(swift build -c release --static-swift-stdlib --show-bin-path)"
 
 # Each program is copied beside its old self and renamed over it: a running one is never cut.
@@ -113,6 +114,8 @@ libexec_dir="$PREFIX/libexec/xdg-share"
 install_program "$build_dir/xdg-share-services" "$libexec_dir/xdg-share-services"
 # The share sheet, the one program that links GTK; xdg-share finds it here.
 install_program "$build_dir/xdg-share-sheet" "$libexec_dir/xdg-share-sheet"
+# What every request's program runs under, so that it ends with its host (docs/reliability.md).
+install_program "$build_dir/xdg-share-guard" "$libexec_dir/xdg-share-guard"
 
 extensions="$data_dir/xdg-share/extensions"
 if [ -d data/extensions ] && compgen -G 'data/extensions/*.shareext' >/dev/null; then

@@ -29,7 +29,11 @@ public final class PluginRunner: Sendable {
 
   private struct RunState {
     var child: ChildProcess?
+    /// Whether the child is `xdg-share-guard`, which hears the request's end from here.
+    var guarded = false
     var cancelledByUser = false
+    /// Whether the program's final event was `complete`: what it started is released.
+    var completed = false
   }
 
   /// - Parameters:
@@ -45,10 +49,12 @@ public final class PluginRunner: Sendable {
 
   /// Stops the request on the user's behalf: SIGTERM to the plugin's process group.
   public func cancel() {
-    let child = state.withLock { state -> ChildProcess? in
+    let (child, guarded) = state.withLock { state -> (ChildProcess?, Bool) in
       state.cancelledByUser = true
-      return state.child
+      return (state.child, state.guarded && !state.completed)
     }
+    // The guard first: should the program end at once, what it adopted ends with it.
+    if guarded { child?.signalLeader(RequestGuard.endSignal) }
     child?.signal(Signal.terminate)
   }
 
@@ -60,6 +66,7 @@ public final class PluginRunner: Sendable {
   ) -> ShareOutcome {
     ProcessSignals.ignoreBrokenPipes()
     let timeout = service.timeout ?? Self.defaultTimeout
+    let guardPath = GuardProgram.locate(environment: environment)
     let child: ChildProcess
     do throws(SystemError) {
       var log = ChildProcess.Stream.inherit
@@ -72,18 +79,20 @@ public final class PluginRunner: Sendable {
       // it, and a helper the program leaves behind holding standard input blocks nothing.
       let request = try FileDescriptor.inMemory(named: "xdg-share-request", containing: Self.encode(request))
       defer { request.close() }
-      child = try ChildProcess.spawn(
-        [Array(service.executablePath.utf8)], environment: pluginEnvironment,
+      child = try GuardProgram.spawn(
+        Array(service.executablePath.utf8), guardPath: guardPath, environment: pluginEnvironment,
+        marker: ("XDG_SHARE_REQUEST_ID", self.request.requestId), grace: Self.terminationGrace,
         workingDirectory: Array(service.bundlePath.utf8), standardInput: .descriptor(request),
-        standardOutput: .pipe, standardError: log, newProcessGroup: true, endsWithParent: true)
+        standardOutput: .pipe, standardError: log)
     } catch {
       return .failed(.couldNotStart(program: service.executablePath, reason: error.reason))
     }
     let alreadyCancelled = state.withLock { state -> Bool in
       state.child = child
+      state.guarded = guardPath != nil
       return state.cancelledByUser
     }
-    if alreadyCancelled { child.signal(Signal.terminate) }
+    if alreadyCancelled { cancel() }
 
     let deadline = MonotonicClock.now + timeout
     var reader = EventReader()
@@ -139,6 +148,7 @@ public final class PluginRunner: Sendable {
         case .success(let event):
           final = event
           reader.finalAt = MonotonicClock.now
+          if case .complete = event { releaseIfCompleted(child) }
         case .failure(let unreadable):
           failure = .unreadableOutput(
             line: String(decoding: line.prefix(200), as: UTF8.self), problem: unreadable)
@@ -149,7 +159,9 @@ public final class PluginRunner: Sendable {
     if final == nil, failure == nil, !timedOut, let line = reader.remainder(), !line.isEmpty {
       // A last event without its newline still counts.
       switch Self.decode(line) {
-      case .success(let event) where event.isFinal: final = event
+      case .success(let event) where event.isFinal:
+        final = event
+        if case .complete = event { releaseIfCompleted(child) }
       case .success: break
       case .failure(let unreadable):
         failure = .unreadableOutput(
@@ -162,7 +174,12 @@ public final class PluginRunner: Sendable {
     var completed = false
     if case .complete? = final { completed = true }
     if timedOut || (state.withLock { $0.cancelledByUser } && !completed) {
+      // The guard's verdict: end what it adopted, now (it waits for this once the program has
+      // ended); said again once all is ended here, for a program that was still running.
+      let guarded = state.withLock { $0.guarded }
+      if guarded { child.signalLeader(RequestGuard.endSignal) }
       ProcessTree.end(marked: requestMarker, descendingFrom: child.pid, grace: Self.terminationGrace)
+      if guarded { child.signalLeader(RequestGuard.endSignal) }
     }
     let termination = Self.stop(child, politely: final != nil || failure != nil || timedOut)
     output.close()
@@ -184,6 +201,16 @@ public final class PluginRunner: Sendable {
     }
   }
 
+  /// Notes that the program completed; a guard already told to end the request (a cancel that
+  /// came first) releases what the program leaves running after all.
+  private func releaseIfCompleted(_ child: ChildProcess) {
+    let told = state.withLock { state -> Bool in
+      state.completed = true
+      return state.guarded && state.cancelledByUser
+    }
+    if told { child.signalLeader(RequestGuard.releaseSignal) }
+  }
+
   /// Waits for the plugin to end; when it was asked to end (`politely`), or overstays, SIGTERM
   /// its group and, after a grace period, SIGKILL.
   private static func stop(_ child: ChildProcess, politely: Bool) -> ChildProcess.Termination {
@@ -198,9 +225,9 @@ public final class PluginRunner: Sendable {
   /// those that left the plugin's process group or session.
   private var requestMarker: [UInt8] { Array("XDG_SHARE_REQUEST_ID=\(request.requestId)".utf8) }
 
+  /// The plugin's environment but for `XDG_SHARE_REQUEST_ID`, which ``GuardProgram`` sets.
   private var pluginEnvironment: [String: String] {
     var environment = self.environment
-    environment["XDG_SHARE_REQUEST_ID"] = request.requestId
     environment["XDG_SHARE_SERVICE_ID"] = service.id
     environment["XDG_SHARE_BUNDLE_PATH"] = service.bundlePath
     environment["XDG_SHARE_APPLICATION_GROUPS"] = service.applicationGroups.joined(separator: ":")

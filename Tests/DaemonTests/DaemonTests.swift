@@ -346,6 +346,28 @@ import Testing
     #expect(daemon.wait() == .exited(0))
   }
 
+  @Test func killingTheServiceEndsEverythingItsPluginsStarted() throws {
+    // The service killed with SIGKILL sends no Response and ends nothing itself; the guard
+    // between it and the plugin ends the plugin's helpers, in whatever session or group.
+    let helpers = try StubbornHelpers(records: "\(desktop.root)/helpers")
+    defer { helpers.killAll() }
+    try BundleFixture(
+      id: "com.example.stubborn", name: "Stubborn", ruleXML: BundleFixture.predicate("TRUEPREDICATE"),
+      program: "#!/bin/sh\ncat > /dev/null\n" + helpers.script + "\nexec sleep 60\n"
+    ).write(into: desktop.userExtensions)
+    let daemon = try startDaemon()
+    let client = try BusConnection.connect(address: bus.address)
+    _ = try call(
+      client, "Share",
+      [.string("com.example.stubborn"), Self.items([[("text", .string("a"))]]), Self.noOptions])
+    let deadline = Date().addingTimeInterval(10)
+    while !helpers.areStarted, Date() < deadline { usleep(20_000) }
+    #expect(try helpers.pids().allSatisfy(StubbornHelpers.isRunning))
+    daemon.signal(Signal.kill)
+    #expect(daemon.wait() == .signalled(Signal.kill))
+    #expect(try helpers.running(after: 5) == [], "helpers outlived the service")
+  }
+
   @Test func fiftyConcurrentSharesEachRespondOnce() throws {
     let daemon = try startDaemon()
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }

@@ -11,25 +11,18 @@ import Testing
 @Suite struct ContainmentTests {
   let host: HostDesktop
   let records: String
+  let helpers: StubbornHelpers
 
   init() throws {
     host = try HostDesktop()
     records = "\(host.root)/records"
-    try FileManager.default.createDirectory(atPath: records, withIntermediateDirectories: true)
+    helpers = try StubbornHelpers(records: "\(host.root)/records/helpers")
   }
 
-  /// Helpers that escape the plugin's process group: one in a session of its own, one in a group
-  /// of its own that ignores SIGTERM, each writing its pid.
-  var stubbornHelpers: String {
-    """
-    setsid sh -c 'echo $$ > "\(records)/session"; exec sleep 60' < /dev/null > /dev/null 2>&1 &
-    perl -e 'setpgrp(0, 0); $SIG{TERM} = "IGNORE"; open(F, ">", "\(records)/group"); print F $$; close F; sleep 60' \\
-      < /dev/null > /dev/null 2>&1 &
-    while [ ! -s "\(records)/session" ] || [ ! -s "\(records)/group" ]; do sleep 0.02; done
-    """
-  }
-
-  func runner(_ body: String, timeout: Double? = nil) throws -> PluginRunner {
+  /// A runner for a shell plugin running `body`; `environment` is added to the host's.
+  func runner(_ body: String, timeout: Double? = nil, environment: [String: String] = [:]) throws
+    -> PluginRunner
+  {
     let id = "org.example.contained"
     let bundle = try host.install(
       BundleFixture.anything(id: id, name: id, program: "#!/bin/sh\ncat > /dev/null\n" + body + "\n"))
@@ -37,53 +30,127 @@ import Testing
       id: id, name: id, bundlePath: bundle, executablePath: "\(bundle)/share",
       rule: .predicate(.constant(true)), timeout: timeout)
     let request = PluginRequest(requestId: "r-\(UUID().uuidString)", serviceId: id, inputItems: [])
-    return PluginRunner(service: service, request: request, environment: host.environment, logPath: nil)
+    return PluginRunner(
+      service: service, request: request, environment: host.environment.merging(environment) { $1 },
+      logPath: nil)
   }
 
-  func helperPIDs() throws -> [Int32] {
-    try ["session", "group"].map { name in
-      let text = try String(contentsOfFile: "\(records)/\(name)", encoding: .utf8)
-      return try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)))
-    }
-  }
+  static func isRunning(_ pid: Int32) -> Bool { StubbornHelpers.isRunning(pid) }
 
-  static func isRunning(_ pid: Int32) -> Bool {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-      let close = stat.lastIndex(of: ")")
-    else { return false }
-    return stat[stat.index(close, offsetBy: 2)] != "Z"
-  }
-
-  @Test func aCancelEndsHelpersInOtherGroupsAndSessions() throws {
-    let runner = try runner(stubbornHelpers + "\necho ready > \"\(records)/ready\"\nexec sleep 60")
-    let ready = "\(records)/ready"
+  /// Cancels `runner` once `file` exists.
+  func cancel(_ runner: PluginRunner, when file: String) {
     DetachedThread.start {
-      while !FileManager.default.fileExists(atPath: ready) { usleep(20_000) }
+      while !FileManager.default.fileExists(atPath: file) { usleep(20_000) }
       runner.cancel()
     }
+  }
+
+  @Test func theProgramRunsUnderTheGuard() throws {
+    // Its parent is xdg-share-guard, which leads the process group the host signals.
+    let runner = try runner(
+      """
+      echo "$PPID $(ps -o pgid= -p $$ | tr -d ' ')" > "\(records)/parent"
+      cat /proc/$PPID/comm > "\(records)/parent-name"
+      echo '{"complete": {}}'
+      """)
+    #expect(runner.run() == .completed(returningItems: []))
+    let line = try String(contentsOfFile: "\(records)/parent", encoding: .utf8)
+    let numbers = line.split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
+    #expect(numbers.count == 2 && numbers[0] == numbers[1], "the guard leads the program's group: \(line)")
+    let name = try String(contentsOfFile: "\(records)/parent-name", encoding: .utf8)
+    #expect(name == "xdg-share-guard\n", "the program's parent is \(name)")
+  }
+
+  /// The program is gone at once on SIGTERM (`exec sleep`), orphaning its helpers; the one
+  /// without the marker is found because the guard adopted it.
+  @Test func aCancelEndsHelpersInOtherGroupsAndSessions() throws {
+    let runner = try runner(helpers.script + "\necho ready > \"\(records)/ready\"\nexec sleep 60")
+    defer { helpers.killAll() }
+    cancel(runner, when: "\(records)/ready")
     let outcome = runner.run()
     #expect(outcome == .cancelled(code: ShareOutcome.userCancelledCode, message: "cancelled"))
-    for pid in try helperPIDs() {
+    for pid in try helpers.pids() {
       #expect(!Self.isRunning(pid), "helper \(pid) outlived the cancelled request")
     }
   }
 
   @Test func aTimeOutEndsThemToo() throws {
-    let runner = try runner(stubbornHelpers + "\nexec sleep 60", timeout: 1)
+    let runner = try runner(helpers.script + "\nexec sleep 60", timeout: 1)
+    defer { helpers.killAll() }
     let outcome = runner.run()
     #expect(outcome == .timedOut(seconds: 1))
-    for pid in try helperPIDs() {
+    for pid in try helpers.pids() {
       #expect(!Self.isRunning(pid), "helper \(pid) outlived the timed-out request")
     }
   }
 
   @Test func aCompletedRequestReleasesWhatItStarted() throws {
-    let runner = try runner(stubbornHelpers + "\necho '{\"complete\": {}}'")
+    let runner = try runner(helpers.script + "\necho '{\"complete\": {}}'")
+    defer { helpers.killAll() }
     #expect(runner.run() == .completed(returningItems: []))
-    let helpers = try helperPIDs()
-    defer { for pid in helpers { kill(pid, SIGKILL) } }
-    for pid in helpers {
+    // Released: still running a moment after the request ended, and the guard gone.
+    usleep(500_000)
+    for pid in try helpers.pids() {
       #expect(Self.isRunning(pid), "helper \(pid) was ended although the request completed")
+    }
+  }
+
+  @Test func aCompletedRequestWhoseProgramLingersReleasesToo() throws {
+    // The host's SIGTERM to the group, for a program that stays after `complete`, reaches the
+    // guard too: it ends the program, never what the program released.
+    let runner = try runner(helpers.script + "\necho '{\"complete\": {}}'\nexec sleep 60")
+    defer { helpers.killAll() }
+    #expect(runner.run() == .completed(returningItems: []))
+    usleep(500_000)
+    for pid in try helpers.pids() {
+      #expect(Self.isRunning(pid), "helper \(pid) was ended although the request completed")
+    }
+  }
+
+  @Test func aProgramThatCompletesAfterACancelReleasesWhatItStarted() throws {
+    // The program hears SIGTERM, completes and exits: the host reads `complete`, the guard, told
+    // to end the request by the cancel, is told to release it.
+    let runner = try runner(
+      helpers.script + """
+
+        trap 'echo "{\\"complete\\": {}}"; exit 0' TERM
+        echo ready > "\(records)/ready"
+        while :; do sleep 0.05; done
+        """)
+    defer { helpers.killAll() }
+    cancel(runner, when: "\(records)/ready")
+    #expect(runner.run() == .completed(returningItems: []))
+    usleep(500_000)
+    for pid in try helpers.pids() {
+      #expect(Self.isRunning(pid), "helper \(pid) was ended although the request completed")
+    }
+  }
+
+  @Test(arguments: [0, 3, 7]) func exitStatusesPassThroughTheGuard(status: Int32) throws {
+    let runner = try runner("exit \(status)")
+    let expected: ShareOutcome = status == 0 ? .failed(.noFinalEvent) : .failed(.exitStatus(status))
+    #expect(runner.run() == expected)
+  }
+
+  @Test func aSignalThatEndsTheProgramIsReportedAsBefore() throws {
+    let runner = try runner("kill -SEGV $$")
+    #expect(runner.run() == .failed(.signal(name: "SIGSEGV")))
+  }
+
+  @Test func withoutTheGuardACancelStillEndsMarkedHelpers() throws {
+    // XDG_SHARE_GUARD set but not a path: no guard, the parent-death signal alone (setpriv).
+    let runner = try runner(
+      "echo \"$PPID\" > \"\(records)/parent\"\n" + helpers.script
+        + "\necho ready > \"\(records)/ready\"\nsleep 60",
+      environment: ["XDG_SHARE_GUARD": ""])
+    defer { helpers.killAll() }
+    cancel(runner, when: "\(records)/ready")
+    _ = runner.run()
+    let parent = try String(contentsOfFile: "\(records)/parent", encoding: .utf8)
+    #expect(Int32(parent.trimmingCharacters(in: .whitespacesAndNewlines)) == getpid())
+    // The unmarked one, orphaned as the program ends, is lost without the guard to adopt it.
+    for pid in try helpers.pids().prefix(2) {
+      #expect(!Self.isRunning(pid), "helper \(pid) outlived the cancelled request")
     }
   }
 

@@ -3,6 +3,7 @@
 #include <spawn.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 
 /* GNU extensions that Glibc's Swift module hides (it is built without _GNU_SOURCE). */
 int pipe2(int pipefd[2], int flags);
@@ -10,4 +11,10 @@ int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *restrict ac
                                          const char *restrict path);
 int memfd_create(const char *name, unsigned int flags);
 int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+
+/* prctl is variadic, which Swift cannot call: the one-argument options (PR_SET_PDEATHSIG,
+   PR_SET_CHILD_SUBREAPER) through a fixed signature. */
+static inline int xdg_share_prctl(int option, unsigned long value) {
+  return prctl(option, value, 0UL, 0UL, 0UL);
+}
 #endif

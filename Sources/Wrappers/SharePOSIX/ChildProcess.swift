@@ -63,6 +63,25 @@ public final class ChildProcess: Sendable {
     standardInput: Stream = .null, standardOutput: Stream = .inherit, standardError: Stream = .inherit,
     newProcessGroup: Bool = false, descriptor3: Stream? = nil, endsWithParent: Bool = false
   ) throws(SystemError) -> ChildProcess {
+    try spawn(
+      arguments,
+      environmentEntries: environment.map { Array("\($0.key)=\($0.value)".utf8) }
+        .sorted { $0.lexicographicallyPrecedes($1) },
+      workingDirectory: workingDirectory, standardInput: standardInput, standardOutput: standardOutput,
+      standardError: standardError, newProcessGroup: newProcessGroup, descriptor3: descriptor3,
+      endsWithParent: endsWithParent)
+  }
+
+  /// ``spawn(_:environment:workingDirectory:standardInput:standardOutput:standardError:newProcessGroup:descriptor3:endsWithParent:)``
+  /// with the environment as `NAME=VALUE` entries, byte for byte; `keepsDescriptors` hands on
+  /// every descriptor this process has open without close-on-exec, not only 0 to 2 (a program
+  /// that stands in for another one, as `xdg-share-guard` does).
+  public static func spawn(
+    _ arguments: [[UInt8]], environmentEntries: [[UInt8]], workingDirectory: [UInt8]? = nil,
+    standardInput: Stream = .null, standardOutput: Stream = .inherit, standardError: Stream = .inherit,
+    newProcessGroup: Bool = false, descriptor3: Stream? = nil, endsWithParent: Bool = false,
+    keepsDescriptors: Bool = false
+  ) throws(SystemError) -> ChildProcess {
     precondition(!arguments.isEmpty, "argv needs at least the program")
     var arguments = arguments
     if endsWithParent, let prefix = deathSignalPrefix(for: arguments[0]) { arguments = prefix + arguments }
@@ -104,7 +123,7 @@ public final class ChildProcess: Sendable {
     }
     // Nothing else the parent has open reaches the child: a descriptor another thread opened
     // without close-on-exec (a file being written) would stay open in it ("text file busy").
-    posix_spawn_file_actions_addclosefrom_np(&actions, descriptor3 == nil ? 3 : 4)
+    if !keepsDescriptors { posix_spawn_file_actions_addclosefrom_np(&actions, descriptor3 == nil ? 3 : 4) }
     if let workingDirectory {
       _ = withCString(workingDirectory) { posix_spawn_file_actions_addchdir_np(&actions, $0) }
     }
@@ -128,13 +147,13 @@ public final class ChildProcess: Sendable {
     let program = String(decoding: arguments[0], as: UTF8.self)
     var pid: pid_t = 0
     let status = withCStrings(arguments) { argv in
-      withCStrings(
-        environment.map { Array("\($0.key)=\($0.value)".utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
-      ) { envp in
+      withCStrings(environmentEntries) { envp in
         arguments[0].contains(UInt8(ascii: "/"))
           ? posix_spawn(&pid, argv[0]!, &actions, &attributes, argv, envp)
           : Self.spawnSearchingPath(
-            &pid, name: arguments[0], argv, envp, &actions, &attributes, path: environment["PATH"])
+            &pid, name: arguments[0], argv, envp, &actions, &attributes,
+            path: environmentEntries.first { $0.starts(with: Array("PATH=".utf8)) }
+              .map { String(decoding: $0.dropFirst(5), as: UTF8.self) })
       }
     }
     withExtendedLifetime(keepUntilSpawned) {}
@@ -188,6 +207,14 @@ public final class ChildProcess: Sendable {
     reaped.withLock { reaped in
       guard !reaped else { return }
       _ = hasOwnProcessGroup ? killpg(pid, signal) : kill(pid, signal)
+    }
+  }
+
+  /// Sends `signal` to the child alone, not to the group it leads.
+  public func signalLeader(_ signal: Int32) {
+    reaped.withLock { reaped in
+      guard !reaped else { return }
+      _ = kill(pid, signal)
     }
   }
 

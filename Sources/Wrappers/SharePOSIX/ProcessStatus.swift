@@ -37,6 +37,18 @@ public enum CurrentProcess {
     }
   }
 
+  /// Writes `text` to standard error as it is, unbuffered.
+  public static func writeToStandardError(_ text: String) {
+    let bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
+      if written < 0 && errno == EINTR { continue }
+      guard written > 0 else { return }
+      offset += written
+    }
+  }
+
   /// Ends the process with `status`, flushing C's buffered streams.
   public static func exit(_ status: Int32) -> Never {
     Glibc.exit(status)

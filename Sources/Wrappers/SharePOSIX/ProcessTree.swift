@@ -126,7 +126,7 @@ public enum ProcessTree {
     return environ.split(separator: 0, omittingEmptySubsequences: true).contains { $0.elementsEqual(marker) }
   }
 
-  private static func contents(of path: String, limit: Int) -> [UInt8]? {
+  static func contents(of path: String, limit: Int) -> [UInt8]? {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
