@@ -73,8 +73,9 @@ public final class PluginRunner: Sendable {
       let request = try FileDescriptor.inMemory(named: "xdg-share-request", containing: Self.encode(request))
       defer { request.close() }
       child = try ChildProcess.spawn(
-        [Array(service.executablePath.utf8)], environment: pluginEnvironment,
-        workingDirectory: Array(service.bundlePath.utf8), standardInput: .descriptor(request),
+        [service.executableLocation.bytes], environment: pluginEnvironment,
+        environmentBytes: ["XDG_SHARE_BUNDLE_PATH": service.bundleLocation.bytes],
+        workingDirectory: service.bundleLocation.bytes, standardInput: .descriptor(request),
         standardOutput: .pipe, standardError: log, newProcessGroup: true, endsWithParent: true)
     } catch {
       return .failed(.couldNotStart(program: service.executablePath, reason: error.reason))
@@ -202,7 +203,6 @@ public final class PluginRunner: Sendable {
     var environment = self.environment
     environment["XDG_SHARE_REQUEST_ID"] = request.requestId
     environment["XDG_SHARE_SERVICE_ID"] = service.id
-    environment["XDG_SHARE_BUNDLE_PATH"] = service.bundlePath
     environment["XDG_SHARE_APPLICATION_GROUPS"] = service.applicationGroups.joined(separator: ":")
     return environment
   }

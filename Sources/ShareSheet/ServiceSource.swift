@@ -72,7 +72,7 @@ enum ServiceSource {
     guard let prepared = loaded.prepared else { throw .unreadableFiles(loaded.problems) }
     return try ShareSession(
       service: service, selection: prepared, types: loaded.types,
-      history: HistoryStore(stateHome: SearchPaths(environment: environment).stateHome),
+      history: HistoryStore(stateHome: SearchPaths.system(environment: environment).stateHome),
       environment: environment, compose: compose)
   }
 }

@@ -15,7 +15,7 @@ struct ToolContext {
 
   init(environment: [String: String], output: Output, secrets: any SecretStore = UnavailableSecretStore()) {
     self.environment = environment
-    self.paths = SearchPaths(environment: environment)
+    self.paths = SearchPaths.system(environment: environment)
     self.output = output
     self.secrets = secrets
   }
