@@ -24,7 +24,7 @@ public final class PluginRunner: Sendable {
   public let service: ShareService
   public let request: PluginRequest
   private let environment: [String: String]
-  private let logPath: String?
+  private let logLocation: FilePath?
   private let state = Mutex(RunState())
 
   private struct RunState {
@@ -35,12 +35,19 @@ public final class PluginRunner: Sendable {
   /// - Parameters:
   ///   - environment: the plugin's environment, to which the request's `XDG_SHARE_*` variables are added.
   ///   - logPath: where the plugin's standard error goes; `nil` passes it through.
-  public init(service: ShareService, request: PluginRequest, environment: [String: String], logPath: String?)
+  public convenience init(service: ShareService, request: PluginRequest, environment: [String: String], logPath: String?)
   {
+    self.init(service: service, request: request, environment: environment, logLocation: logPath.map(FilePath.init))
+  }
+
+  /// A runner whose plugin writes its standard error to `logLocation`, any bytes.
+  public init(
+    service: ShareService, request: PluginRequest, environment: [String: String], logLocation: FilePath?
+  ) {
     self.service = service
     self.request = request
     self.environment = environment
-    self.logPath = logPath
+    self.logLocation = logLocation
   }
 
   /// Stops the request on the user's behalf: SIGTERM to the plugin's process group.
@@ -63,10 +70,10 @@ public final class PluginRunner: Sendable {
     let child: ChildProcess
     do throws(SystemError) {
       var log = ChildProcess.Stream.inherit
-      if let logPath {
-        try? FileManager.default.createDirectory(
-          atPath: PathText.parent(of: logPath), withIntermediateDirectories: true)
-        log = .descriptor(try FileDescriptor.openForAppending(Array(logPath.utf8)))
+      if let logLocation {
+        let folder = logLocation.bytes.lastIndex(of: UInt8(ascii: "/")).map { Array(logLocation.bytes[..<$0]) }
+        if let folder, !folder.isEmpty { try? FileSystem.makeDirectories(folder) }
+        log = .descriptor(try FileDescriptor.openForAppending(logLocation.bytes))
       }
       // The request waits in a file in memory rather than a pipe: no thread has to keep writing
       // it, and a helper the program leaves behind holding standard input blocks nothing.

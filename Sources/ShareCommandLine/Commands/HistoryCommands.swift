@@ -8,7 +8,7 @@ import ShareProtocol
 enum HistoryCommands {
   static func history(json: Bool, context: ToolContext) -> ExitCode {
     // A request whose host died shows as `interrupted`, here and in `--json`.
-    let records = HistoryStore(stateHome: context.paths.stateHome).records().map(\.shown)
+    let records = HistoryStore(stateHome: context.paths.stateHomeLocation).records().map(\.shown)
     if json {
       do {
         context.output.line(String(decoding: try HistoryStore.json(records), as: UTF8.self))
@@ -33,7 +33,7 @@ enum HistoryCommands {
   }
 
   static func retry(id: String, json: Bool, again: Bool, context: ToolContext) -> ExitCode {
-    let store = HistoryStore(stateHome: context.paths.stateHome)
+    let store = HistoryStore(stateHome: context.paths.stateHomeLocation)
     let records = store.records()
     let record: HistoryRecord
     switch store.record(matching: id, in: records) {
