@@ -240,7 +240,7 @@ public final class ShareDaemon {
         message, catalog: catalog, history: history, environment: configuration.environment,
         compose: ComposeStep(
           configuration: ConfigurationStore(
-            configHome: SearchPaths.system(environment: configuration.environment).configHome),
+            configHome: SearchPaths.system(environment: configuration.environment).configHomeLocation),
           secrets: configuration.secrets),
         limits: .init(
           perCaller: configuration.maximumRequestsPerCaller, total: configuration.maximumRequests),

@@ -213,12 +213,15 @@ public struct HistoryStore: Sendable {
       return date
     }
     let suffix = Array(".json".utf8)
-    return names.filter { $0.count >= suffix.count && $0.suffix(suffix.count).elementsEqual(suffix) }.compactMap {
-      name in
-      FileSystem.contents(ofRegularFile: location.appending(name).bytes, maximumSize: Self.maximumRecordSize).flatMap {
-        try? decoder.decode(HistoryRecord.self, from: Data($0))
-      }
-    }.sorted { ($0.started, $0.id) < ($1.started, $1.id) }
+    return names.filter { $0.count >= suffix.count && $0.suffix(suffix.count).elementsEqual(suffix) }
+      .compactMap {
+        name in
+        FileSystem.contents(
+          ofRegularFile: location.appending(name).bytes, maximumSize: Self.maximumRecordSize
+        ).flatMap {
+          try? decoder.decode(HistoryRecord.self, from: Data($0))
+        }
+      }.sorted { ($0.started, $0.id) < ($1.started, $1.id) }
   }
 
   /// The record whose id is `id` or starts with it, when exactly one does.

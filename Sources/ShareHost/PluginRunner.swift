@@ -35,9 +35,11 @@ public final class PluginRunner: Sendable {
   /// - Parameters:
   ///   - environment: the plugin's environment, to which the request's `XDG_SHARE_*` variables are added.
   ///   - logPath: where the plugin's standard error goes; `nil` passes it through.
-  public convenience init(service: ShareService, request: PluginRequest, environment: [String: String], logPath: String?)
-  {
-    self.init(service: service, request: request, environment: environment, logLocation: logPath.map(FilePath.init))
+  public convenience init(
+    service: ShareService, request: PluginRequest, environment: [String: String], logPath: String?
+  ) {
+    self.init(
+      service: service, request: request, environment: environment, logLocation: logPath.map(FilePath.init))
   }
 
   /// A runner whose plugin writes its standard error to `logLocation`, any bytes.
@@ -71,7 +73,9 @@ public final class PluginRunner: Sendable {
     do throws(SystemError) {
       var log = ChildProcess.Stream.inherit
       if let logLocation {
-        let folder = logLocation.bytes.lastIndex(of: UInt8(ascii: "/")).map { Array(logLocation.bytes[..<$0]) }
+        let folder = logLocation.bytes.lastIndex(of: UInt8(ascii: "/")).map {
+          Array(logLocation.bytes[..<$0])
+        }
         if let folder, !folder.isEmpty { try? FileSystem.makeDirectories(folder) }
         log = .descriptor(try FileDescriptor.openForAppending(logLocation.bytes))
       }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 public import ShareCore
 import ShareGLib
+import SharePOSIX
 
 /// The installed services of a desktop, and the one way from items to the services that accept
 /// them: `xdg-share list`, `share`, `retry`, the share sheet and the D-Bus service all go
@@ -23,8 +24,8 @@ public struct ServiceCatalog: Sendable {
     requirements: ([ShareService]) -> any RequirementChecker
   ) {
     paths = SearchPaths.system(environment: environment)
-    let settings = (try? String(contentsOfFile: paths.settingsFile, encoding: .utf8)).map(
-      UserSettings.init(parsing:))
+    let settings = FileSystem.contents(ofRegularFile: paths.settingsFileLocation.bytes, maximumSize: 1 << 20)
+      .flatMap { String(validating: $0, as: UTF8.self) }.map(UserSettings.init(parsing:))
     registry = ServiceRegistry.load(
       from: paths.extensionDirectoryLocations,
       loader: .system(environment: environment),

@@ -35,7 +35,8 @@ public struct SystemBundleFiles: BundleFiles {
 extension BundleLoader {
   /// A loader that reads bundles by byte paths, in the languages `environment` prefers.
   public static func system(environment: [String: String]) -> BundleLoader {
-    BundleLoader(languages: Localization.preferredLanguages(environment: environment), files: SystemBundleFiles())
+    BundleLoader(
+      languages: Localization.preferredLanguages(environment: environment), files: SystemBundleFiles())
   }
 }
 

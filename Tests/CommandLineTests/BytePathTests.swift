@@ -38,12 +38,14 @@ import Testing
       bundleBase: ("XDG_DATA_DIRS", "/xdg-share/extensions")),
     Layout(
       label: "HOME not UTF-8, no XDG_DATA_HOME or XDG_STATE_HOME",
-      folders: ["HOME": u8("h") + [0xF6] + u8("me")], bundleBase: ("HOME", "/.local/share/xdg-share/extensions")),
+      folders: ["HOME": u8("h") + [0xF6] + u8("me")],
+      bundleBase: ("HOME", "/.local/share/xdg-share/extensions")),
   ]
 
   /// Makes the folders of `layout`, writes a bundle into `caf\xe9.shareext` there whose program
   /// records `XDG_SHARE_BUNDLE_PATH` and completes, and returns the environment and the bundle.
-  func prepare(_ layout: Layout) throws -> (environment: [String: [UInt8]], unset: [String], bundle: [UInt8]) {
+  func prepare(_ layout: Layout) throws -> (environment: [String: [UInt8]], unset: [String], bundle: [UInt8])
+  {
     let root = Self.u8(desktop.root + "/")
     var environment: [String: [UInt8]] = [:]
     for (variable, name) in layout.folders {
@@ -115,7 +117,8 @@ import Testing
 
     let file = try desktop.writeFile(named: "note.txt", contents: "hello")
     let share = try run(
-      [Self.u8("share"), Self.u8("--service"), Self.u8("org.example.cafe"), Self.u8("--"), Self.u8(file)], prepared)
+      [Self.u8("share"), Self.u8("--service"), Self.u8("org.example.cafe"), Self.u8("--"), Self.u8(file)],
+      prepared)
     #expect(share.status == 0, "\(share.standardError)")
     let seen = try #require(FileManager.default.contents(atPath: "\(desktop.root)/files/seen-bundle-path"))
     #expect(Array(seen) == prepared.bundle)
@@ -126,7 +129,8 @@ import Testing
     // The record lands in the history folder the environment names, byte for byte.
     let stateHome =
       prepared.environment["XDG_STATE_HOME"]
-      ?? prepared.environment["HOME"].map { $0 + Self.u8("/.local/state") } ?? Self.u8("\(desktop.root)/state")
+      ?? prepared.environment["HOME"].map { $0 + Self.u8("/.local/state") }
+      ?? Self.u8("\(desktop.root)/state")
     let records = FileSystem.entries(ofDirectory: stateHome + Self.u8("/xdg-share/history")) ?? []
     #expect(records.filter { $0.reversed().starts(with: Self.u8(".json").reversed()) }.count == 1)
     let history = try run([Self.u8("history"), Self.u8("--json")], prepared)
@@ -151,8 +155,10 @@ import Testing
 
   @Test func aUserBundleNotUTF8StillShadowsASystemOneOfTheSameIdentifier() throws {
     let prepared = try prepare(Self.layouts[0])
-    try BundleFixture(id: "org.example.cafe", name: "System Café", ruleXML: BundleFixture.predicate("TRUEPREDICATE"))
-      .write(into: desktop.systemExtensions)
+    try BundleFixture(
+      id: "org.example.cafe", name: "System Café", ruleXML: BundleFixture.predicate("TRUEPREDICATE")
+    )
+    .write(into: desktop.systemExtensions)
     let json = try run([Self.u8("list"), Self.u8("--json")], prepared)
     let services = try JSONSerialization.jsonObject(with: Data(json.rawOutput)) as? [[String: String]] ?? []
     #expect(services.filter { $0["id"] == "org.example.cafe" }.map { $0["name"] } == ["Café"])

@@ -65,7 +65,20 @@ enum HistoryCommands {
       context.output.error(Wording.describe(.notAnAppGroup(name)))
       return .usage
     }
-    let path = group.containerPath(environment: context.environment)
+    let location = FilePath(
+      bytes: group.containerLocation(
+        environment: CurrentProcess.environmentBytes(restoring: context.environment)))
+    guard let path = location.string else {
+      // Not UTF-8 (FileManager cannot name it): made by bytes, printed with escapes.
+      do throws(SystemError) {
+        try FileSystem.makeDirectories(location.bytes, mode: 0o700)
+      } catch {
+        context.output.error(Wording.describe(.cannotCreate(location.text, reason: error.reason)))
+        return .failure
+      }
+      context.output.line(location.text)
+      return .success
+    }
     do {
       try FileManager.default.createDirectory(
         atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -60,7 +60,8 @@ public struct FoundationBundleFiles: BundleFiles {
   }
 
   public func linkDestination(of path: FilePath) -> FilePath? {
-    guard let text = path.string, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: text)
+    guard let text = path.string,
+      let target = try? FileManager.default.destinationOfSymbolicLink(atPath: text)
     else { return nil }
     return FilePath(target)
   }

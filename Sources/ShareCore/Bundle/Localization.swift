@@ -59,7 +59,9 @@ public enum Localization {
   ) -> [String: String] {
     for language in languages {
       let path = bundle.appending("\(language).lproj/InfoPlist.strings")
-      guard let data = files.contents(of: path, maximumSize: ManifestReader.maximumPlistSize) else { continue }
+      guard let data = files.contents(of: path, maximumSize: ManifestReader.maximumPlistSize) else {
+        continue
+      }
       guard case .dictionary(let table)? = try? PropertyListReader.read(data).value else { continue }
       return table.compactMapValues(\.stringValue)
     }

@@ -29,7 +29,9 @@ public struct SearchPaths: Sendable, Equatable {
       return Array(text.utf8)
     }
     func absolute(_ name: String) -> FilePath? {
-      value(name).flatMap { $0.first == UInt8(ascii: "/") ? FilePath(bytes: $0).trimmingTrailingSlashes : nil }
+      value(name).flatMap {
+        $0.first == UInt8(ascii: "/") ? FilePath(bytes: $0).trimmingTrailingSlashes : nil
+      }
     }
     func list(_ name: String, default fallback: [String]) -> [FilePath] {
       let entries = (value(name) ?? []).split(separator: UInt8(ascii: ":")).filter {
@@ -58,7 +60,8 @@ public struct SearchPaths: Sendable, Equatable {
   }
 
   /// The user's settings file.
-  public var settingsFile: String { configHomeLocation.appendingRaw("/xdg-share/settings.ini").text }
+  public var settingsFile: String { settingsFileLocation.text }
+  public var settingsFileLocation: FilePath { configHomeLocation.appendingRaw("/xdg-share/settings.ini") }
 }
 
 extension FilePath {

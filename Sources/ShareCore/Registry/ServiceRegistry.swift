@@ -56,7 +56,8 @@ public struct ServiceRegistry: Sendable {
   }
 
   /// ``first(withID:in:loader:)`` in folders named by bytes.
-  public static func first(withID id: String, in directories: [FilePath], loader: BundleLoader) -> ShareService?
+  public static func first(withID id: String, in directories: [FilePath], loader: BundleLoader)
+    -> ShareService?
   {
     for directory in directories {
       for bundle in bundles(in: directory, files: loader.files) {
@@ -68,7 +69,7 @@ public struct ServiceRegistry: Sendable {
 
   /// The `*.shareext` entries of `directory`, in the order of their names as text (as before
   /// names were read as bytes), bytes settling names that read alike.
-  static func bundles(in directory: FilePath, files: any BundleFiles) -> [FilePath] {
+  public static func bundles(in directory: FilePath, files: any BundleFiles) -> [FilePath] {
     let suffix = Array(".shareext".utf8)
     let names = (files.entries(ofDirectory: directory) ?? []).filter {
       $0.count >= suffix.count && $0.suffix(suffix.count).elementsEqual(suffix)

@@ -28,7 +28,9 @@ extension FileSystem {
   public static func linkDestination(_ path: [UInt8]) -> [UInt8]? {
     var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
     let count = withCString(path) { cPath in
-      buffer.withUnsafeMutableBytes { readlink(cPath, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count) }
+      buffer.withUnsafeMutableBytes {
+        readlink(cPath, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count)
+      }
     }
     guard count >= 0, count < buffer.count else { return nil }
     return Array(buffer[..<count])
@@ -69,6 +71,24 @@ extension CurrentProcess {
         if result[name] == nil { result[name] = Array(bytes[(equals + 1)...]) }
       }
       entry += 1
+    }
+    return result
+  }
+
+  /// `environment` as bytes: a value that is the lossy decoding of this process's own value of
+  /// that name (as `ProcessInfo.environment` gives one that is not UTF-8) is taken as the bytes
+  /// this process got; any other value as its UTF-8.
+  public static func environmentBytes(restoring environment: [String: String]) -> [String: [UInt8]] {
+    let inherited = environmentBytes
+    var result: [String: [UInt8]] = [:]
+    for (name, value) in environment {
+      if let original = inherited[name], String(validating: original, as: UTF8.self) == nil,
+        String(decoding: original, as: UTF8.self) == value
+      {
+        result[name] = original
+      } else {
+        result[name] = Array(value.utf8)
+      }
     }
     return result
   }

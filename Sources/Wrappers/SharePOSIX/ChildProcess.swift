@@ -263,16 +263,9 @@ public enum Signal {
 private func environmentEntries(_ environment: [String: String], overriddenBy bytes: [String: [UInt8]])
   -> [[UInt8]]
 {
-  let inherited = CurrentProcess.environmentBytes
   var entries: [[UInt8]] = []
-  for (name, value) in environment where bytes[name] == nil {
-    var raw = Array(value.utf8)
-    if let original = inherited[name], String(validating: original, as: UTF8.self) == nil,
-      String(decoding: original, as: UTF8.self) == value
-    {
-      raw = original
-    }
-    entries.append(Array(name.utf8) + [UInt8(ascii: "=")] + raw)
+  for (name, value) in CurrentProcess.environmentBytes(restoring: environment) where bytes[name] == nil {
+    entries.append(Array(name.utf8) + [UInt8(ascii: "=")] + value)
   }
   for (name, value) in bytes { entries.append(Array(name.utf8) + [UInt8(ascii: "=")] + value) }
   return entries.sorted { $0.lexicographicallyPrecedes($1) }
