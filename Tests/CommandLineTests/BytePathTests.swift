@@ -163,4 +163,19 @@ import Testing
     let services = try JSONSerialization.jsonObject(with: Data(json.rawOutput)) as? [[String: String]] ?? []
     #expect(services.filter { $0["id"] == "org.example.cafe" }.map { $0["name"] } == ["Café"])
   }
+
+  @Test func anAppGroupContainerUnderADataHomeNotUTF8IsMadeThere() throws {
+    let dataHome = Self.u8("\(desktop.root)/data-") + [0xFF]
+    let result = try Tool.run(
+      [Self.u8("group"), Self.u8("path"), Self.u8("group.ch.example.hoi")], on: desktop,
+      environmentBytes: ["XDG_DATA_HOME": dataHome])
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardOutput == "\(desktop.root)/data-\\xff/xdg-share/groups/group.ch.example.hoi\n")
+    let container = dataHome + Self.u8("/xdg-share/groups/group.ch.example.hoi")
+    let status = try FileSystem.status(container)
+    #expect(status.kind == .directory)
+    #expect(status.permissions == 0o700)
+    // Nothing was made under the escaped name.
+    #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/data-\\xff"))
+  }
 }
