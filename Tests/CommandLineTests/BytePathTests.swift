@@ -178,4 +178,29 @@ import Testing
     // Nothing was made under the escaped name.
     #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/data-\\xff"))
   }
+
+  @Test(arguments: [layouts[0], layouts[1]])
+  func uninstallRemovesABundleNotUTF8(_ layout: Layout) throws {
+    let prepared = try prepare(layout)
+    let result = try run([Self.u8("uninstall"), Self.u8("org.example.cafe")], prepared)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardOutput == "Removed \(Self.escaped(prepared.bundle))\n")
+    #expect((try? FileSystem.linkStatus(prepared.bundle)) == nil)
+    let folder = Array(prepared.bundle[..<(prepared.bundle.lastIndex(of: UInt8(ascii: "/")) ?? 0)])
+    #expect(FileSystem.entries(ofDirectory: folder) == [])
+    let list = try run([Self.u8("list")], prepared)
+    #expect(!list.standardOutput.contains("org.example.cafe"))
+  }
+
+  @Test func installIntoADataHomeNotUTF8IsRefusedNotDoneUnderAnEscapedName() throws {
+    let bundle = try BundleFixture(
+      id: "org.example.ok", name: "OK", ruleXML: BundleFixture.predicate("TRUEPREDICATE")
+    ).write(into: desktop.files)
+    let dataHome = Self.u8("\(desktop.root)/data-") + [0xFF]
+    let result = try Tool.run(
+      [Self.u8("install"), Self.u8(bundle)], on: desktop, environmentBytes: ["XDG_DATA_HOME": dataHome])
+    #expect(result.status == 1)
+    #expect(result.standardError.contains("data-\\xff/xdg-share/extensions: expected a path in UTF-8"))
+    #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/data-\\xff"))
+  }
 }

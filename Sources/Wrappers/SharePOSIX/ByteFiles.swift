@@ -57,6 +57,23 @@ extension FileSystem {
   }
 }
 
+extension FileSystem {
+  /// Removes `path` and, when it is a folder (not a link to one), everything in it, depth first
+  /// (`lstat`, `unlink`, `rmdir`): a link is removed, never followed.
+  public static func removeTree(_ path: [UInt8]) throws(SystemError) {
+    if try linkStatus(path).node == .directory {
+      for name in entries(ofDirectory: path) ?? [] {
+        try removeTree(path + [UInt8(ascii: "/")] + name)
+      }
+      try withCString(path) { cPath throws(SystemError) in
+        _ = try check("rmdir", subject: String(decoding: path, as: UTF8.self)) { rmdir(cPath) }
+      }
+    } else {
+      try remove(path)
+    }
+  }
+}
+
 extension CurrentProcess {
   /// This process's environment, each value byte for byte: `ProcessInfo.environment` would
   /// repair a `HOME` or `XDG_DATA_HOME` that is not UTF-8 into a folder that does not exist.
