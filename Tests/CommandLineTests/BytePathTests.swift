@@ -203,4 +203,13 @@ import Testing
     #expect(result.standardError.contains("data-\\xff/xdg-share/extensions: expected a path in UTF-8"))
     #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/data-\\xff"))
   }
+
+  @Test func registerIntoADataHomeNotUTF8IsRefusedNotDoneUnderAnEscapedName() throws {
+    let dataHome = Self.u8("\(desktop.root)/data-") + [0xFF]
+    let result = try Tool.run(
+      [Self.u8("register")], on: desktop, environmentBytes: ["XDG_DATA_HOME": dataHome])
+    #expect(result.status == 1)
+    #expect(result.standardError.contains("data-\\xff: expected a path in UTF-8"), "\(result.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/data-\\xff"))
+  }
 }
