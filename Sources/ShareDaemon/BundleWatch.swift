@@ -1,5 +1,5 @@
-import FoundationEssentials
 import ShareCore
+import ShareHost
 import SharePOSIX
 
 /// Watches the extensions folders and the user's settings, and says when a change has settled
@@ -52,35 +52,37 @@ final class BundleWatch {
   /// Returns whether a folder is watched that was not before.
   @discardableResult
   func watchFolders(of paths: SearchPaths) -> Bool {
-    var folders: Set<String> = []
-    for directory in paths.extensionDirectories {
+    // By bytes, as the registry reads them: a folder whose name is not UTF-8 is watched too.
+    let files = SystemBundleFiles()
+    var folders: Set<[UInt8]> = []
+    for directory in paths.extensionDirectoryLocations {
       var existing = directory
-      while !FileManager.default.fileExists(atPath: existing), existing != "/" {
+      while files.kind(of: existing) == nil, existing.bytes != [UInt8(ascii: "/")] {
         existing = Self.parent(of: existing)
       }
-      folders.insert(existing)
+      folders.insert(existing.bytes)
       guard existing == directory else { continue }
-      for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-      where name.hasSuffix(".shareext") {
-        let bundle = directory + "/" + name
-        folders.insert(bundle)
-        for inner in (try? FileManager.default.contentsOfDirectory(atPath: bundle)) ?? []
-        where inner.hasSuffix(".lproj") {
-          folders.insert(bundle + "/" + inner)
+      for bundle in ServiceRegistry.bundles(in: directory, files: files) {
+        folders.insert(bundle.bytes)
+        for inner in files.entries(ofDirectory: bundle) ?? []
+        where inner.reversed().starts(with: ".lproj".utf8.reversed()) {
+          folders.insert(bundle.bytes + [UInt8(ascii: "/")] + inner)
         }
       }
     }
-    folders.insert(paths.configHome + "/xdg-share")
+    folders.insert(paths.configHomeLocation.bytes + Array("/xdg-share".utf8))
     guard folders != watcher.paths else { return false }
     let added = !folders.subtracting(watcher.paths).isEmpty
     watcher.removeAll()
-    for folder in folders.sorted() { watcher.watch(folder) }
+    for folder in folders.sorted(by: { $0.lexicographicallyPrecedes($1) }) { watcher.watch(folder) }
     return added
   }
 
   /// `/a/b` → `/a`, `/a` → `/`.
-  private static func parent(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
-    return String(path[..<slash])
+  private static func parent(of path: FilePath) -> FilePath {
+    guard let slash = path.bytes.lastIndex(of: UInt8(ascii: "/")), slash != path.bytes.startIndex else {
+      return FilePath("/")
+    }
+    return FilePath(bytes: path.bytes[..<slash])
   }
 }

@@ -84,7 +84,7 @@ public final class ShareDaemon {
       throw .system(error.description)
     }
     catalog = ServiceCatalog.desktop(environment: configuration.environment)
-    history = HistoryStore(stateHome: catalog.paths.stateHome)
+    history = HistoryStore(stateHome: catalog.paths.stateHomeLocation)
     queries = QueryAnswers(catalog: catalog, cacheCapacity: configuration.replyCacheCapacity)
     neededBusNames = Set(catalog.registry.services.flatMap(\.requirements.busNames))
     connection.setMessageHandler { [unowned self] message in self.handle(message) }
@@ -240,7 +240,7 @@ public final class ShareDaemon {
         message, catalog: catalog, history: history, environment: configuration.environment,
         compose: ComposeStep(
           configuration: ConfigurationStore(
-            configHome: SearchPaths(environment: configuration.environment).configHome),
+            configHome: SearchPaths.system(environment: configuration.environment).configHomeLocation),
           secrets: configuration.secrets),
         limits: .init(
           perCaller: configuration.maximumRequestsPerCaller, total: configuration.maximumRequests),

@@ -6,22 +6,39 @@ import SharePOSIX
 /// one JSON object of strings per service, `$XDG_CONFIG_HOME/xdg-share/configuration/<id>.json`,
 /// replaced atomically. Secure items are never written here (see ``SecretStore``).
 public struct ConfigurationStore: Sendable {
-  public let directory: String
+  /// The folder, byte for byte (`XDG_CONFIG_HOME` need not be UTF-8).
+  public let location: FilePath
+  /// The folder as text (``FilePath/text``), for messages.
+  public var directory: String { location.text }
 
   public init(configHome: String) {
-    directory = configHome + "/xdg-share/configuration"
+    self.init(configHome: FilePath(configHome))
+  }
+
+  public init(configHome: FilePath) {
+    location = FilePath(bytes: configHome.bytes + Array("/xdg-share/configuration".utf8))
+  }
+
+  /// The file of the service `serviceID`, as text.
+  public func file(for serviceID: String) -> String {
+    fileLocation(for: serviceID).text
   }
 
   /// The file of the service `serviceID`.
-  public func file(for serviceID: String) -> String {
-    "\(directory)/\(serviceID).json"
+  public func fileLocation(for serviceID: String) -> FilePath {
+    location.appending("\(serviceID).json")
   }
+
+  /// The largest file read: a few strings per service.
+  static let maximumFileSize = 1 << 20
 
   /// The values remembered for `serviceID`; none when the file is missing or unreadable (it is
   /// only a memory of defaults: a damaged one is replaced on the next save).
   public func values(for serviceID: String) -> [String: String] {
-    guard let data = FileManager.default.contents(atPath: file(for: serviceID)),
-      let values = try? JSONDecoder().decode([String: String].self, from: data)
+    guard
+      let data = FileSystem.contents(
+        ofRegularFile: fileLocation(for: serviceID).bytes, maximumSize: Self.maximumFileSize),
+      let values = try? JSONDecoder().decode([String: String].self, from: Data(data))
     else { return [:] }
     return values
   }
@@ -33,7 +50,8 @@ public struct ConfigurationStore: Sendable {
   {
     let items = service.composeSheet?.configurationItems.filter { !$0.isSecure }.map(\.identifier) ?? []
     let kept = values.filter { items.contains($0.key) }
-    let path = file(for: service.id)
+    let location = fileLocation(for: service.id)
+    let path = location.text
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     let bytes: [UInt8]
@@ -43,8 +61,8 @@ public struct ConfigurationStore: Sendable {
       throw ConfigurationStoreFailure(file: path, reason: "cannot encode: \(error)")
     }
     do {
-      try FileSystem.makeDirectories(Array(directory.utf8), mode: 0o700)
-      try FileSystem.writeAtomically(bytes, to: Array(path.utf8), mode: 0o600)
+      try FileSystem.makeDirectories(self.location.bytes, mode: 0o700)
+      try FileSystem.writeAtomically(bytes, to: location.bytes, mode: 0o600)
     } catch {
       throw ConfigurationStoreFailure(file: path, reason: error.reason)
     }

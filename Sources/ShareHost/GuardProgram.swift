@@ -33,7 +33,7 @@ enum GuardProgram {
   /// - Throws: ``SystemError`` when the program cannot be started, as `posix_spawn` would.
   static func spawn(
     _ program: [UInt8], guardPath: String?, environment: [String: String],
-    marker: (name: String, value: String),
+    environmentBytes: [String: [UInt8]] = [:], marker: (name: String, value: String),
     grace: Double, workingDirectory: [UInt8], standardInput: ChildProcess.Stream,
     standardOutput: ChildProcess.Stream, standardError: ChildProcess.Stream
   ) throws(SystemError) -> ChildProcess {
@@ -41,7 +41,8 @@ enum GuardProgram {
     guard let guardPath else {
       environment[marker.name] = marker.value
       return try ChildProcess.spawn(
-        [program], environment: environment, workingDirectory: workingDirectory, standardInput: standardInput,
+        [program], environment: environment, environmentBytes: environmentBytes,
+        workingDirectory: workingDirectory, standardInput: standardInput,
         standardOutput: standardOutput, standardError: standardError, newProcessGroup: true,
         endsWithParent: true)
     }
@@ -52,7 +53,8 @@ enum GuardProgram {
       Array("\(grace)".utf8), Array("--report-fd".utf8), Array("3".utf8), Array("--".utf8), program,
     ]
     let child = try ChildProcess.spawn(
-      arguments, environment: environment, workingDirectory: workingDirectory, standardInput: standardInput,
+      arguments, environment: environment, environmentBytes: environmentBytes,
+      workingDirectory: workingDirectory, standardInput: standardInput,
       standardOutput: standardOutput, standardError: standardError, newProcessGroup: true, descriptor3: .pipe)
     // The guard closes descriptor 3 once the program has started, or writes why it did not.
     let report = (try? child.descriptor3?.readToEnd()) ?? []

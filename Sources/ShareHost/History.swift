@@ -116,20 +116,33 @@ public enum RecordedItem: Codable, Equatable, Sendable {
 
 /// The folder of history records, one JSON file per request, each written atomically.
 public struct HistoryStore: Sendable {
-  public let directory: String
+  /// The folder, byte for byte (`XDG_STATE_HOME` need not be UTF-8).
+  public let location: FilePath
+  /// The folder as text (``FilePath/text``), for messages and records.
+  public var directory: String { location.text }
 
   public init(stateHome: String) {
-    directory = stateHome + "/xdg-share/history"
+    self.init(stateHome: FilePath(stateHome))
+  }
+
+  public init(stateHome: FilePath) {
+    location = FilePath(bytes: stateHome.bytes + Array("/xdg-share/history".utf8))
+  }
+
+  /// Where a request's plugin writes its standard error, as text (the record's `log`).
+  public func logPath(for id: String) -> String {
+    logLocation(for: id).text
   }
 
   /// Where a request's plugin writes its standard error.
-  public func logPath(for id: String) -> String {
-    "\(directory)/\(id).log"
+  public func logLocation(for id: String) -> FilePath {
+    location.appending("\(id).log")
   }
 
   /// Writes `record` (temporary file, then rename).
   public func save(_ record: HistoryRecord) throws(RecordFailure) {
-    let file = "\(directory)/\(record.id).json"
+    let path = location.appending("\(record.id).json")
+    let file = path.text
     let bytes: [UInt8]
     do {
       bytes = Array(try Self.json(record))
@@ -137,8 +150,8 @@ public struct HistoryStore: Sendable {
       throw RecordFailure(file: file, reason: .cannotEncode)
     }
     do {
-      try FileSystem.makeDirectories(Array(directory.utf8))
-      try FileSystem.writeAtomically(bytes, to: Array(file.utf8), mode: 0o644)
+      try FileSystem.makeDirectories(location.bytes)
+      try FileSystem.writeAtomically(bytes, to: path.bytes, mode: 0o644)
     } catch {
       throw RecordFailure(file: file, reason: .system(error.reason))
     }
@@ -178,9 +191,12 @@ public struct HistoryStore: Sendable {
 
   private static let dateStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
+  /// The largest record read; one holds a request's items and what came back, kilobytes.
+  static let maximumRecordSize = 64 << 20
+
   /// Every record, oldest first; unreadable files are skipped.
   public func records() -> [HistoryRecord] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    let names = FileSystem.entries(ofDirectory: location.bytes) ?? []
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .custom { decoder in
       let text = try decoder.singleValueContainer().decode(String.self)
@@ -196,11 +212,16 @@ public struct HistoryStore: Sendable {
       }
       return date
     }
-    return names.filter { $0.hasSuffix(".json") }.compactMap { name in
-      FileManager.default.contents(atPath: "\(directory)/\(name)").flatMap {
-        try? decoder.decode(HistoryRecord.self, from: $0)
-      }
-    }.sorted { ($0.started, $0.id) < ($1.started, $1.id) }
+    let suffix = Array(".json".utf8)
+    return names.filter { $0.count >= suffix.count && $0.suffix(suffix.count).elementsEqual(suffix) }
+      .compactMap {
+        name in
+        FileSystem.contents(
+          ofRegularFile: location.appending(name).bytes, maximumSize: Self.maximumRecordSize
+        ).flatMap {
+          try? decoder.decode(HistoryRecord.self, from: Data($0))
+        }
+      }.sorted { ($0.started, $0.id) < ($1.started, $1.id) }
   }
 
   /// The record whose id is `id` or starts with it, when exactly one does.

@@ -24,7 +24,7 @@ public final class PluginRunner: Sendable {
   public let service: ShareService
   public let request: PluginRequest
   private let environment: [String: String]
-  private let logPath: String?
+  private let logLocation: FilePath?
   private let state = Mutex(RunState())
 
   private struct RunState {
@@ -39,12 +39,21 @@ public final class PluginRunner: Sendable {
   /// - Parameters:
   ///   - environment: the plugin's environment, to which the request's `XDG_SHARE_*` variables are added.
   ///   - logPath: where the plugin's standard error goes; `nil` passes it through.
-  public init(service: ShareService, request: PluginRequest, environment: [String: String], logPath: String?)
-  {
+  public convenience init(
+    service: ShareService, request: PluginRequest, environment: [String: String], logPath: String?
+  ) {
+    self.init(
+      service: service, request: request, environment: environment, logLocation: logPath.map(FilePath.init))
+  }
+
+  /// A runner whose plugin writes its standard error to `logLocation`, any bytes.
+  public init(
+    service: ShareService, request: PluginRequest, environment: [String: String], logLocation: FilePath?
+  ) {
     self.service = service
     self.request = request
     self.environment = environment
-    self.logPath = logPath
+    self.logLocation = logLocation
   }
 
   /// Stops the request on the user's behalf: SIGTERM to the plugin's process group.
@@ -70,19 +79,22 @@ public final class PluginRunner: Sendable {
     let child: ChildProcess
     do throws(SystemError) {
       var log = ChildProcess.Stream.inherit
-      if let logPath {
-        try? FileManager.default.createDirectory(
-          atPath: PathText.parent(of: logPath), withIntermediateDirectories: true)
-        log = .descriptor(try FileDescriptor.openForAppending(Array(logPath.utf8)))
+      if let logLocation {
+        let folder = logLocation.bytes.lastIndex(of: UInt8(ascii: "/")).map {
+          Array(logLocation.bytes[..<$0])
+        }
+        if let folder, !folder.isEmpty { try? FileSystem.makeDirectories(folder) }
+        log = .descriptor(try FileDescriptor.openForAppending(logLocation.bytes))
       }
       // The request waits in a file in memory rather than a pipe: no thread has to keep writing
       // it, and a helper the program leaves behind holding standard input blocks nothing.
       let request = try FileDescriptor.inMemory(named: "xdg-share-request", containing: Self.encode(request))
       defer { request.close() }
       child = try GuardProgram.spawn(
-        Array(service.executablePath.utf8), guardPath: guardPath, environment: pluginEnvironment,
+        service.executableLocation.bytes, guardPath: guardPath, environment: pluginEnvironment,
+        environmentBytes: ["XDG_SHARE_BUNDLE_PATH": service.bundleLocation.bytes],
         marker: ("XDG_SHARE_REQUEST_ID", self.request.requestId), grace: Self.terminationGrace,
-        workingDirectory: Array(service.bundlePath.utf8), standardInput: .descriptor(request),
+        workingDirectory: service.bundleLocation.bytes, standardInput: .descriptor(request),
         standardOutput: .pipe, standardError: log)
     } catch {
       return .failed(.couldNotStart(program: service.executablePath, reason: error.reason))
@@ -229,7 +241,6 @@ public final class PluginRunner: Sendable {
   private var pluginEnvironment: [String: String] {
     var environment = self.environment
     environment["XDG_SHARE_SERVICE_ID"] = service.id
-    environment["XDG_SHARE_BUNDLE_PATH"] = service.bundlePath
     environment["XDG_SHARE_APPLICATION_GROUPS"] = service.applicationGroups.joined(separator: ":")
     return environment
   }

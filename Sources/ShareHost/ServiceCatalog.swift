@@ -1,6 +1,7 @@
 import FoundationEssentials
 public import ShareCore
 import ShareGLib
+import SharePOSIX
 
 /// The installed services of a desktop, and the one way from items to the services that accept
 /// them: `xdg-share list`, `share`, `retry`, the share sheet and the D-Bus service all go
@@ -22,12 +23,12 @@ public struct ServiceCatalog: Sendable {
     environment: [String: String], types: TypeSystem,
     requirements: ([ShareService]) -> any RequirementChecker
   ) {
-    paths = SearchPaths(environment: environment)
-    let settings = (try? String(contentsOfFile: paths.settingsFile, encoding: .utf8)).map(
-      UserSettings.init(parsing:))
+    paths = SearchPaths.system(environment: environment)
+    let settings = FileSystem.contents(ofRegularFile: paths.settingsFileLocation.bytes, maximumSize: 1 << 20)
+      .flatMap { String(validating: $0, as: UTF8.self) }.map(UserSettings.init(parsing:))
     registry = ServiceRegistry.load(
-      from: paths.extensionDirectories,
-      loader: BundleLoader(languages: Localization.preferredLanguages(environment: environment)),
+      from: paths.extensionDirectoryLocations,
+      loader: .system(environment: environment),
       hiddenServices: settings?.hiddenServices ?? [])
     self.types = types
     self.requirements = requirements(registry.services)
@@ -95,9 +96,10 @@ extension ServiceCatalog {
   public static func service(
     withID id: String, environment: [String: String]
   ) -> (service: ShareService, types: TypeSystem)? {
-    let paths = SearchPaths(environment: environment)
-    let loader = BundleLoader(languages: Localization.preferredLanguages(environment: environment))
-    guard let service = ServiceRegistry.first(withID: id, in: paths.extensionDirectories, loader: loader)
+    let paths = SearchPaths.system(environment: environment)
+    guard
+      let service = ServiceRegistry.first(
+        withID: id, in: paths.extensionDirectoryLocations, loader: .system(environment: environment))
     else { return nil }
     return (service, SharedMIMEDatabase.typeSystem())
   }

@@ -57,7 +57,8 @@ public final class ShareSession: Sendable {
     self.history = history
     self.initialRecord = record
     self.runner = PluginRunner(
-      service: service, request: request, environment: environment, logPath: history.logPath(for: requestID))
+      service: service, request: request, environment: environment,
+      logLocation: history.logLocation(for: requestID))
   }
 
   /// Prepares a share of `requested` items with `service`, looking at the files first: for

@@ -1,4 +1,5 @@
 import FoundationEssentials
+internal import ShareCore
 public import ShareProtocol
 import Synchronization
 
@@ -36,8 +37,14 @@ public final class ExtensionContext: Sendable {
     composition = request.compose.map {
       Composition(contentText: $0.contentText, configuration: $0.configuration)
     }
+    // The bundle's folder as the host gave it, bytes that are not UTF-8 included.
     bundleURL = environment["XDG_SHARE_BUNDLE_PATH"].flatMap {
-      $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true)
+      $0.isEmpty
+        ? nil
+        : ShareGroup.url(
+          of: FilePath(
+            bytes: SystemCalls.environmentBytes(restoring: ["XDG_SHARE_BUNDLE_PATH": $0]).values.first ?? []),
+          isDirectory: true)
     }
     self.sink = sink
   }

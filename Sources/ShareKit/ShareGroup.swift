@@ -1,4 +1,5 @@
 public import FoundationEssentials
+internal import ShareCore
 public import ShareProtocol
 
 /// An App Group: a folder that a share extension and its containing application both use, with a
@@ -17,7 +18,8 @@ public import ShareProtocol
 public struct ShareGroup: Sendable {
   /// The group's name, `group.` followed by a reverse-DNS name.
   public let identifier: String
-  private let path: String
+  /// The container, byte for byte (under a `HOME` that need not be UTF-8).
+  private let location: FilePath
 
   /// The group `identifier`.
   ///
@@ -27,7 +29,12 @@ public struct ShareGroup: Sendable {
     try self.init(identifier, environment: ProcessInfo.processInfo.environment)
   }
 
-  init(_ identifier: String, environment: [String: String]) throws {
+  /// - Parameter inherited: the process's environment as bytes, from which a value that
+  ///   `ProcessInfo` decoded lossily is taken back.
+  init(
+    _ identifier: String, environment: [String: String],
+    inherited: [String: [UInt8]] = SystemCalls.environmentBytes
+  ) throws {
     guard let group = ApplicationGroup(identifier) else {
       throw ShareError.applicationGroup(
         "'\(identifier)' is not an App Group name; expected group.<reverse-DNS name>, e.g. group.ch.example.hoi"
@@ -41,18 +48,27 @@ public struct ShareGroup: Sendable {
           + "list it under XDGShareApplicationGroups in its Info.plist")
     }
     self.identifier = identifier
-    path = group.containerPath(environment: environment)
+    location = FilePath(
+      bytes: group.containerLocation(
+        environment: SystemCalls.environmentBytes(restoring: environment, inherited: inherited)))
   }
 
-  /// The group's folder, created (mode 0700) when it does not exist yet.
+  /// The group's folder, created (mode 0700) when it does not exist yet. A folder whose path is
+  /// not UTF-8 is given as a `file://` URL that keeps its bytes percent-encoded (`h%F6me`).
   public var containerURL: URL {
-    try? Self.ensureContainer(path)
-    return URL(fileURLWithPath: path, isDirectory: true)
+    try? Self.ensureContainer(location)
+    return Self.url(of: location, isDirectory: true)
   }
 
   /// The key-value store shared with the containing application: `defaults.json` in the container.
   public var defaults: SharedDefaults {
-    SharedDefaults(container: path)
+    SharedDefaults(container: location)
+  }
+
+  /// `path` as a URL: by its text when it is UTF-8, as before; otherwise from its `file://` URL.
+  static func url(of path: FilePath, isDirectory: Bool) -> URL {
+    if let text = path.string { return URL(fileURLWithPath: text, isDirectory: isDirectory) }
+    return URL(string: path.fileURL) ?? URL(fileURLWithPath: path.text, isDirectory: isDirectory)
   }
 }
 
@@ -72,15 +88,15 @@ public struct ShareGroup: Sendable {
 public struct SharedDefaults: Sendable {
   /// `defaults.json` in the container.
   public let fileURL: URL
-  private let container: String
+  private let container: FilePath
 
-  init(container: String) {
+  init(container: FilePath) {
     self.container = container
-    fileURL = URL(fileURLWithPath: container + "/defaults.json")
+    fileURL = ShareGroup.url(of: container.appending("defaults.json"), isDirectory: false)
   }
 
-  private var file: String { container + "/defaults.json" }
-  private var lockFile: String { container + "/defaults.json.lock" }
+  private var file: FilePath { container.appending("defaults.json") }
+  private var lockFile: FilePath { container.appending("defaults.json.lock") }
 
   // MARK: Reading
 
@@ -170,15 +186,12 @@ public struct SharedDefaults: Sendable {
 
   /// The store's contents; empty when the file does not exist.
   private func read() throws -> [String: JSONValue] {
-    guard let data = FileManager.default.contents(atPath: file) else {
-      guard FileManager.default.fileExists(atPath: file) else { return [:] }
-      throw ShareError.storage("cannot read \(file)")
-    }
+    guard let data = try SystemCalls.contents(of: file) else { return [:] }
     if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return [:] }
     do {
-      return try JSONDecoder().decode([String: JSONValue].self, from: data)
+      return try JSONDecoder().decode([String: JSONValue].self, from: Data(data))
     } catch {
-      throw ShareError.storage("\(file) is not a JSON object; it is left as it is")
+      throw ShareError.storage("\(file.text) is not a JSON object; it is left as it is")
     }
   }
 
@@ -190,20 +203,18 @@ public struct SharedDefaults: Sendable {
       data = try encoder.encode(values) + Data("\n".utf8)
     } catch {
       throw ShareError.storage(
-        "cannot encode the values for \(file): \(FoundationErrors.localizedDescription(of: error))")
+        "cannot encode the values for \(file.text): \(FoundationErrors.localizedDescription(of: error))")
     }
-    let temporary =
-      container + "/.defaults.json.\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString)"
-    guard
-      FileManager.default.createFile(
-        atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
-    else {
-      throw ShareError.storage("cannot write \(temporary)")
+    let temporary = container.appending(
+      ".defaults.json.\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString)")
+    guard SystemCalls.createFile(temporary, contents: Array(data), mode: 0o600) else {
+      SystemCalls.remove(temporary)
+      throw ShareError.storage("cannot write \(temporary.text)")
     }
     do {
       try SystemCalls.replace(file, with: temporary)
     } catch {
-      try? FileManager.default.removeItem(atPath: temporary)
+      SystemCalls.remove(temporary)
       throw error
     }
   }
@@ -211,7 +222,12 @@ public struct SharedDefaults: Sendable {
 
 extension ShareGroup {
   /// Creates a container folder (mode 0700) when it is missing.
-  static func ensureContainer(_ path: String) throws {
+  static func ensureContainer(_ location: FilePath) throws {
+    // A path that is not UTF-8 is made by bytes; a UTF-8 one as it always was.
+    guard let path = location.string else {
+      try SystemCalls.makeDirectories(location, mode: 0o700)
+      return
+    }
     do {
       try FileManager.default.createDirectory(
         atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -19,10 +19,16 @@ public struct ApplicationGroup: Hashable, Sendable {
 
   /// The container folder, given the environment (`XDG_DATA_HOME`, else `HOME`).
   public func containerPath(environment: [String: String]) -> String {
+    String(decoding: containerLocation(environment: environment.mapValues { Array($0.utf8) }), as: UTF8.self)
+  }
+
+  /// The container folder as bytes, given the environment as bytes: an `XDG_DATA_HOME` or `HOME`
+  /// that is not UTF-8 leads to the folder itself.
+  public func containerLocation(environment: [String: [UInt8]]) -> [UInt8] {
     let dataHome =
-      environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-      ?? (environment["HOME"] ?? "") + "/.local/share"
-    return "\(dataHome)/xdg-share/groups/\(identifier)"
+      environment["XDG_DATA_HOME"].flatMap { $0.first == UInt8(ascii: "/") ? $0 : nil }
+      ?? (environment["HOME"] ?? []) + Array("/.local/share".utf8)
+    return dataHome + Array("/xdg-share/groups/\(identifier)".utf8)
   }
 
   /// The shared key-value store's file in the container: a JSON object.

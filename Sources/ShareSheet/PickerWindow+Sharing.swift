@@ -139,7 +139,8 @@ extension PickerWindow {
     let program = Self.ownProgram ?? SheetProgram.locate(environment: environment) ?? SheetProgram.name
     return ComposeStart(
       step: ComposeStep(
-        configuration: ConfigurationStore(configHome: SearchPaths(environment: environment).configHome),
+        configuration: ConfigurationStore(
+          configHome: SearchPaths.system(environment: environment).configHomeLocation),
         secrets: KeyringSecretStore(environment: environment)),
       prompt: SheetComposePrompt(program: program, environment: environment, parent: parent),
       service: service)

@@ -303,7 +303,7 @@ final class PickerWindow {
     refreshRows()
     // The row moved: the focus stays on the button the user pressed.
     (focusOnPin || pin ? view.pin : view.hide)?.grabFocus()
-    let file = SettingsFile(paths: SearchPaths(environment: environment))
+    let file = SettingsFile(paths: SearchPaths.system(environment: environment))
     let environment = environment
     Self.settingsQueue.async {
       do {

@@ -49,7 +49,7 @@ enum ServiceSource {
       match?.activation ?? ActivationSelection(attachments: [], types: catalog.types)
     let hidden = catalog.withheld.filter { $0.reason == .hidden }.map(\.service)
     let accepting = (match?.services ?? []) + hidden.filter { match != nil && $0.rule.accepts(activation) }
-    let uses = HistoryStore(stateHome: catalog.paths.stateHome).records().compactMap {
+    let uses = HistoryStore(stateHome: catalog.paths.stateHomeLocation).records().compactMap {
       ServiceRanking.use(
         of: $0, types: catalog.types, contentType: GIOFileInspector.guessContentType(forName:))
     }
@@ -72,7 +72,7 @@ enum ServiceSource {
     guard let prepared = loaded.prepared else { throw .unreadableFiles(loaded.problems) }
     return try ShareSession(
       service: service, selection: prepared, types: loaded.types,
-      history: HistoryStore(stateHome: SearchPaths(environment: environment).stateHome),
+      history: HistoryStore(stateHome: SearchPaths.system(environment: environment).stateHomeLocation),
       environment: environment, compose: compose)
   }
 }

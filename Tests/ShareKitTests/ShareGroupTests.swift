@@ -1,4 +1,5 @@
 import Foundation
+import SharePOSIX
 import Testing
 
 @testable import ShareKit
@@ -52,6 +53,28 @@ struct ShareGroupTests {
     let attributes = try FileManager.default.attributesOfItem(atPath: path)
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
     #expect(group.defaults.fileURL.path == path + "/defaults.json")
+  }
+
+  @Test("a container under a data folder that is not UTF-8 is made there and its store works")
+  func containerNotUTF8() throws {
+    let data = Array("\(folder.path)/data-".utf8) + [0xFF]
+    let lossy = String(decoding: data, as: UTF8.self)
+    let group = try ShareGroup(
+      "group.ch.example.hoi", environment: ["HOME": "\(folder.path)/home", "XDG_DATA_HOME": lossy],
+      inherited: ["XDG_DATA_HOME": data])
+    let url = group.containerURL
+    #expect(url.absoluteString.hasSuffix("/data-%FF/xdg-share/groups/group.ch.example.hoi"))
+    try group.defaults.set("Jana", forKey: "name")
+    #expect(group.defaults.string(forKey: "name") == "Jana")
+    // The store is in the folder the bytes name, and nothing was made under the decoded name.
+    let container = String(decoding: data, as: UTF8.self)
+    #expect(!FileManager.default.fileExists(atPath: container))
+    let store = data + Array("/xdg-share/groups/group.ch.example.hoi/defaults.json".utf8)
+    #expect(try FileSystem.status(store).kind == .regular)
+    #expect(try FileSystem.status(Array(store.dropLast("/defaults.json".utf8.count))).permissions == 0o700)
+    #expect(
+      group.defaults.fileURL.absoluteString.hasSuffix(
+        "/data-%FF/xdg-share/groups/group.ch.example.hoi/defaults.json"))
   }
 
   @Test("values round-trip through defaults.json, a JSON object any program can read")

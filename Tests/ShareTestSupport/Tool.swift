@@ -28,11 +28,11 @@ public enum Tool {
   /// Runs `xdg-share` with raw-byte arguments on `desktop`.
   public static func run(
     _ arguments: [[UInt8]], on desktop: TemporaryDesktop, input: [UInt8] = [],
-    environment extra: [String: String] = [:]
+    environment extra: [String: String] = [:], environmentBytes: [String: [UInt8]] = [:]
   ) throws -> Result {
     let run = try CapturedRun.run(
       [Array(path.utf8)] + arguments, environment: desktop.environment.merging(extra) { $1 },
-      workingDirectory: Array(desktop.files.utf8), input: input)
+      environmentBytes: environmentBytes, workingDirectory: Array(desktop.files.utf8), input: input)
     return Result(
       status: run.status, standardOutput: String(decoding: run.standardOutput, as: UTF8.self),
       standardError: String(decoding: run.standardError, as: UTF8.self), rawOutput: run.standardOutput)

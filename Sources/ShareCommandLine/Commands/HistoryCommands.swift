@@ -8,7 +8,7 @@ import ShareProtocol
 enum HistoryCommands {
   static func history(json: Bool, context: ToolContext) -> ExitCode {
     // A request whose host died shows as `interrupted`, here and in `--json`.
-    let records = HistoryStore(stateHome: context.paths.stateHome).records().map(\.shown)
+    let records = HistoryStore(stateHome: context.paths.stateHomeLocation).records().map(\.shown)
     if json {
       do {
         context.output.line(String(decoding: try HistoryStore.json(records), as: UTF8.self))
@@ -33,7 +33,7 @@ enum HistoryCommands {
   }
 
   static func retry(id: String, json: Bool, again: Bool, context: ToolContext) -> ExitCode {
-    let store = HistoryStore(stateHome: context.paths.stateHome)
+    let store = HistoryStore(stateHome: context.paths.stateHomeLocation)
     let records = store.records()
     let record: HistoryRecord
     switch store.record(matching: id, in: records) {
@@ -65,7 +65,20 @@ enum HistoryCommands {
       context.output.error(Wording.describe(.notAnAppGroup(name)))
       return .usage
     }
-    let path = group.containerPath(environment: context.environment)
+    let location = FilePath(
+      bytes: group.containerLocation(
+        environment: CurrentProcess.environmentBytes(restoring: context.environment)))
+    guard let path = location.string else {
+      // Not UTF-8 (FileManager cannot name it): made by bytes, printed with escapes.
+      do throws(SystemError) {
+        try FileSystem.makeDirectories(location.bytes, mode: 0o700)
+      } catch {
+        context.output.error(Wording.describe(.cannotCreate(location.text, reason: error.reason)))
+        return .failure
+      }
+      context.output.line(location.text)
+      return .success
+    }
     do {
       try FileManager.default.createDirectory(
         atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

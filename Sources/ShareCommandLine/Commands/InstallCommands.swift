@@ -1,5 +1,7 @@
 import FoundationEssentials
 import ShareCore
+import ShareHost
+import SharePOSIX
 
 /// `xdg-share install BUNDLE` and `xdg-share uninstall ID`.
 enum InstallCommands {
@@ -14,7 +16,12 @@ enum InstallCommands {
     for problem in outcome.problems { context.output.diagnostic(Diagnostics.line(for: problem)) }
     guard let service = outcome.service else { return .failure }
 
-    let destinationFolder = context.paths.userExtensions
+    // FileManager copies the bundle: the folder it goes to must be text. (Installing into a
+    // folder whose path is not UTF-8 is refused rather than done under an escaped name.)
+    guard let destinationFolder = context.paths.userExtensionsLocation.string else {
+      context.output.error(Wording.describe(.pathNotUTF8(context.paths.userExtensionsLocation)))
+      return .failure
+    }
     let name = service.id + ".shareext"
     let destination = destinationFolder + "/" + name
     let staging = destinationFolder + "/.\(name).installing-\(ProcessInfo.processInfo.processIdentifier)"
@@ -37,8 +44,9 @@ enum InstallCommands {
         throw CopyDoesNotLoad()
       }
       // Other copies of the same service in the user's folder would shadow the new one.
-      for other in userBundles(withID: service.id, in: destinationFolder) where other != destination {
-        try files.removeItem(atPath: other)
+      for other in userBundles(withID: service.id, in: FilePath(destinationFolder))
+      where other != FilePath(destination) {
+        try FileSystem.removeTree(other.bytes)
       }
       try replace(destination, with: staging)
     } catch {
@@ -84,7 +92,7 @@ enum InstallCommands {
   }
 
   static func uninstall(_ id: String, context: ToolContext) -> ExitCode {
-    let bundles = userBundles(withID: id, in: context.paths.userExtensions)
+    let bundles = userBundles(withID: id, in: context.paths.userExtensionsLocation)
     guard !bundles.isEmpty else {
       if let service = context.loadCatalog(reportProblems: false).registry.service(withID: id) {
         context.output.error(
@@ -96,26 +104,30 @@ enum InstallCommands {
       return .noSuchService
     }
     for bundle in bundles {
-      // Rename first, so a half-removed bundle is never loaded.
-      let doomed = PathText.parent(of: bundle) + "/.removing-\(UUID().uuidString)"
-      do {
-        try FileManager.default.moveItem(atPath: bundle, toPath: doomed)
-        try FileManager.default.removeItem(atPath: doomed)
+      // Rename first, so a half-removed bundle is never loaded. By bytes: a folder whose name
+      // is not UTF-8 goes like any other.
+      let folder = bundle.bytes[..<(bundle.bytes.lastIndex(of: UInt8(ascii: "/")) ?? bundle.bytes.startIndex)]
+      let doomed = Array(folder) + Array("/.removing-\(UUID().uuidString)".utf8)
+      do throws(SystemError) {
+        try FileSystem.rename(bundle.bytes, to: doomed)
+        try FileSystem.removeTree(doomed)
       } catch {
-        context.output.error(Wording.describe(.cannotRemove(bundle, reason: Wording.reason(error))))
+        context.output.error(Wording.describe(.cannotRemove(bundle.text, reason: error.reason)))
         return .failure
       }
-      context.output.line(Wording.removed(bundle))
+      context.output.line(Wording.removed(bundle.text))
     }
     RegisterCommand.resync(context: context)
     return .success
   }
 
   /// Bundles in `folder` (valid or not) whose Info.plist names `id`.
-  private static func userBundles(withID id: String, in folder: String) -> [String] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    return names.filter { $0.hasSuffix(".shareext") && !$0.hasPrefix(".") }.sorted().map { folder + "/" + $0 }
-      .filter { BundleLoader.declaredIdentifier(ofBundleAt: $0) == id }
+  private static func userBundles(withID id: String, in folder: FilePath) -> [FilePath] {
+    let files = SystemBundleFiles()
+    return ServiceRegistry.bundles(in: folder, files: files).filter {
+      $0.lastComponent.first != UInt8(ascii: ".")
+        && BundleLoader.declaredIdentifier(ofBundleAt: $0, files: files) == id
+    }
   }
 
   /// Puts `staging` in place of `destination`: the old copy is moved aside first, so at every

@@ -11,6 +11,16 @@ enum RegisterCommand {
       context.output.error(Wording.describe(.ownPathUnknown))
       return .failure
     }
+    // The entries are written through FileManager and name their folders as text: a folder whose
+    // path is not UTF-8 is refused rather than created under an escaped name.
+    let folders =
+      system
+      ? [context.paths.dataDirectoryLocations.first ?? FilePath("/usr/local/share")]
+      : [context.paths.dataHomeLocation, context.paths.homeLocation]
+    if let folder = folders.first(where: { $0.string == nil }) {
+      context.output.error(Wording.describe(.pathNotUTF8(folder)))
+      return .failure
+    }
     let catalog = context.loadCatalog()
     let location = FileManagerIntegration.Location(scope: system ? .system : .user, paths: context.paths)
     let report: RegistrationReport

@@ -48,7 +48,7 @@ enum ShareCommand {
     do {
       session = try ShareSession(
         service: service, selection: match.selection, types: catalog.types,
-        history: HistoryStore(stateHome: context.paths.stateHome), environment: context.environment,
+        history: HistoryStore(stateHome: context.paths.stateHomeLocation), environment: context.environment,
         compose: compose)
     } catch {
       return reporter.refused(error) { catalog.registry.services.map(\.id) }
@@ -91,7 +91,7 @@ enum ShareCommand {
     do {
       session = try ShareSession(
         service: service, selection: selection, types: types,
-        history: HistoryStore(stateHome: context.paths.stateHome), environment: context.environment,
+        history: HistoryStore(stateHome: context.paths.stateHomeLocation), environment: context.environment,
         compose: compose, retryOf: retryOf)
     } catch {
       return reporter.refused(error, knownServices: knownServices)

@@ -1,21 +1,21 @@
 import ShareCore
+import ShareHost
 
 /// `xdg-share validate PATH...`: every problem of every bundle, one line each.
 enum ValidateCommand {
   static func run(paths: [FilePath], context: ToolContext) -> ExitCode {
-    let loader = BundleLoader(languages: Localization.preferredLanguages(environment: context.environment))
+    // By bytes: a bundle whose folder name is not UTF-8 is checked like any other, and named in
+    // its problems with escapes (FilePath.text).
+    let loader = BundleLoader.system(environment: context.environment)
     var valid = true
     for path in paths {
-      guard var bundle = path.string else {
-        context.output.line(Wording.describe(.pathNotUTF8(path)))
-        valid = false
-        continue
+      var bundle = path.bytes
+      let plist = Array("Info.plist".utf8)
+      if bundle == plist || bundle.reversed().starts(with: ("/" + "Info.plist").utf8.reversed()) {
+        bundle.removeLast(plist.count)
+        if bundle.isEmpty { bundle = [UInt8(ascii: ".")] }
       }
-      if bundle.hasSuffix("/Info.plist") || bundle == "Info.plist" {
-        bundle = String(bundle.dropLast("Info.plist".count))
-        if bundle.isEmpty { bundle = "." }
-      }
-      let outcome = loader.load(bundleAt: bundle)
+      let outcome = loader.load(bundleAt: FilePath(bytes: bundle))
       for problem in outcome.problems.sorted(by: { $0.severity > $1.severity }) {
         context.output.line(Diagnostics.line(for: problem))
       }

@@ -15,7 +15,7 @@ struct ToolContext {
 
   init(environment: [String: String], output: Output, secrets: any SecretStore = UnavailableSecretStore()) {
     self.environment = environment
-    self.paths = SearchPaths(environment: environment)
+    self.paths = SearchPaths.system(environment: environment)
     self.output = output
     self.secrets = secrets
   }
@@ -23,7 +23,7 @@ struct ToolContext {
   /// The compose step of services that declare a compose sheet: remembered values in
   /// `$XDG_CONFIG_HOME/xdg-share/configuration`, secure ones in ``secrets``.
   var composeStep: ComposeStep {
-    ComposeStep(configuration: ConfigurationStore(configHome: paths.configHome), secrets: secrets)
+    ComposeStep(configuration: ConfigurationStore(configHome: paths.configHomeLocation), secrets: secrets)
   }
 
   /// The installed services and what is offered, as the D-Bus service sees them. Broken bundles

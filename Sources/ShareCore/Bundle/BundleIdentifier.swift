@@ -11,4 +11,16 @@ extension BundleLoader {
     else { return nil }
     return identifier
   }
+
+  /// ``declaredIdentifier(ofBundleAt:)`` of a bundle named by bytes, read through `files`.
+  public static func declaredIdentifier(ofBundleAt path: FilePath, files: any BundleFiles) -> String? {
+    guard
+      let data = files.contents(
+        of: path.appending("Info.plist"), maximumSize: ManifestReader.maximumPlistSize),
+      let document = try? PropertyListReader.read(data),
+      case .dictionary(let root) = document.value,
+      case .string(let identifier)? = root[InfoPlistKey.identifier]
+    else { return nil }
+    return identifier
+  }
 }

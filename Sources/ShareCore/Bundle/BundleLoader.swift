@@ -5,9 +5,12 @@ import FoundationEssentials
 public struct BundleLoader: Sendable {
   /// `.lproj` names to look in, most preferred first (see ``Localization``).
   public var languages: [String]
+  /// How the bundle's folder and files are read.
+  public var files: any BundleFiles
 
-  public init(languages: [String]) {
+  public init(languages: [String], files: any BundleFiles = FoundationBundleFiles()) {
     self.languages = languages
+    self.files = files
   }
 
   /// The outcome of loading one bundle: the service when it is valid, and every problem found.
@@ -18,7 +21,12 @@ public struct BundleLoader: Sendable {
 
   /// Loads the bundle at `path`, reporting every problem rather than stopping at the first.
   public func load(bundleAt path: String) -> Outcome {
-    var reader = ManifestReader(bundlePath: path)
+    load(bundleAt: FilePath(path))
+  }
+
+  /// Loads the bundle at `path`, any bytes; problems name it by ``FilePath/text``.
+  public func load(bundleAt path: FilePath) -> Outcome {
+    var reader = ManifestReader(bundleLocation: path, files: files)
     let service = reader.read(languages: languages)
     return Outcome(
       service: reader.problems.contains { $0.severity == .error } ? nil : service, problems: reader.problems)
@@ -42,8 +50,12 @@ struct Scope {
 /// Reads one Info.plist, collecting problems as it goes. `NSExtension` is read in
 /// ExtensionDictionary.swift.
 struct ManifestReader {
+  /// The bundle's folder, as bytes, and as text for problems and output.
+  let bundleLocation: FilePath
   let bundlePath: String
+  let plistLocation: FilePath
   let plistPath: String
+  let files: any BundleFiles
   var problems: [BundleProblem] = []
   /// Where the values of a text Info.plist are, by key path.
   var positions: [[String]: TextPosition] = [:]
@@ -54,11 +66,12 @@ struct ManifestReader {
   /// The largest Info.plist read; real ones are a few kilobytes.
   static let maximumPlistSize = 1 << 20
 
-  init(bundlePath: String) {
-    var trimmed = bundlePath
-    while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
-    self.bundlePath = trimmed
-    self.plistPath = trimmed + "/Info.plist"
+  init(bundleLocation: FilePath, files: any BundleFiles) {
+    self.bundleLocation = bundleLocation.trimmingTrailingSlashes
+    self.bundlePath = self.bundleLocation.text
+    self.plistLocation = FilePath(bytes: self.bundleLocation.bytes + Array("/Info.plist".utf8))
+    self.plistPath = plistLocation.text
+    self.files = files
   }
 
   /// Reports a problem with `key` of `scope`, placed at its value, or, when the key is missing, at
@@ -83,36 +96,31 @@ struct ManifestReader {
   }
 
   mutating func read(languages: [String]) -> ShareService? {
-    var isDirectory = false
-    let exists = FileManager.default.fileExists(atPath: bundlePath, isDirectory: &isDirectory)
-    guard exists, isDirectory else {
-      problems.append(BundleProblem(file: bundlePath, kind: .notABundle(exists: exists)))
+    let bundleKind = files.kind(of: bundleLocation)
+    guard bundleKind == .directory else {
+      problems.append(BundleProblem(file: bundlePath, kind: .notABundle(exists: bundleKind != nil)))
       return nil
     }
-    if !bundlePath.hasSuffix(".shareext") {
+    if !bundleLocation.bytes.reversed().starts(with: ".shareext".utf8.reversed()) {
       problems.append(BundleProblem(file: bundlePath, kind: .notABundle(), severity: .warning))
     }
     // A FIFO or a huge file named Info.plist must not hold up every reader of the registry. The
-    // file a link leads to is what counts (attributesOfItem looks at the link itself).
-    let attributes = try? FileManager.default.attributesOfItem(
-      atPath: URL(fileURLWithPath: plistPath).resolvingSymlinksInPath().path)
-    guard let attributes else {
+    // file a link leads to is what counts.
+    guard let plistKind = files.kind(of: plistLocation) else {
       report(.missingFile(expected: .fileInBundle, name: "Info.plist"))
       return nil
     }
-    guard attributes[.type] as? FileAttributeType == .typeRegular,
-      Self.size(attributes[.size]) <= Self.maximumPlistSize
-    else {
+    guard case .regular(let size) = plistKind, size <= Self.maximumPlistSize else {
       report(.unreadable(.notARegularFile(maximumSize: Self.maximumPlistSize)))
       return nil
     }
-    guard let data = FileManager.default.contents(atPath: plistPath) else {
+    guard let data = files.contents(of: plistLocation, maximumSize: Self.maximumPlistSize) else {
       report(.unreadable(.permissionDenied))
       return nil
     }
     let document: PropertyListDocument
     do {
-      document = try PropertyListReader.read([UInt8](data))
+      document = try PropertyListReader.read(data)
     } catch {
       report(.malformedPropertyList(error), position: error.position)
       return nil
@@ -125,7 +133,7 @@ struct ManifestReader {
     let root = Scope(values: values, path: [])
 
     let id = identifier(in: root)
-    let strings = Localization.strings(inBundle: bundlePath, languages: languages)
+    let strings = Localization.strings(inBundle: bundleLocation, languages: languages, files: files)
     let displayName = string(root, InfoPlistKey.displayName)
     let bundleName = string(root, InfoPlistKey.name)
     // Missing only when neither is there at all: one of the wrong type was reported as such.
@@ -134,7 +142,7 @@ struct ManifestReader {
     }
     let name =
       strings[InfoPlistKey.displayName] ?? strings[InfoPlistKey.name] ?? displayName ?? bundleName ?? id ?? ""
-    let executable = executablePath(in: root)
+    let executable = executableLocation(in: root)
     let icon = icon(in: root)
     let version = string(root, InfoPlistKey.shortVersion)
     let (kind, rule) = extensionDictionary(in: root)
@@ -160,8 +168,8 @@ struct ManifestReader {
 
     guard let id, let executable, let kind, let rule else { return nil }
     return ShareService(
-      id: id, name: name, icon: icon, description: description, version: version, bundlePath: bundlePath,
-      executablePath: executable, rule: rule, requirements: requirements,
+      id: id, name: name, icon: icon, description: description, version: version,
+      bundleLocation: bundleLocation, executableLocation: executable, rule: rule, requirements: requirements,
       timeout: timeout, applicationGroups: groups, kind: kind, composeSheet: composeSheet)
   }
 
@@ -180,7 +188,7 @@ struct ManifestReader {
     return id
   }
 
-  mutating func executablePath(in root: Scope) -> String? {
+  mutating func executableLocation(in root: Scope) -> FilePath? {
     guard let name = requiredString(root, InfoPlistKey.executable) else { return nil }
     guard InfoPlistForm.isRelativeInside(name) else {
       report(
@@ -188,14 +196,13 @@ struct ManifestReader {
         .unexpectedValue(expected: .executableFileInBundle, found: .string(name)))
       return nil
     }
-    let path = bundlePath + "/" + name
-    var isDirectory = false
+    let path = bundleLocation.appending(name)
     let found: BundleProblem.FileFinding
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-      if !isDirectory, FileManager.default.isExecutableFile(atPath: path) { return path }
-      found = isDirectory ? .directory : .notExecutable
-    } else if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
-      found = .danglingLink(target: target)
+    if let kind = files.kind(of: path) {
+      if kind != .directory, files.isExecutable(path) { return path }
+      found = kind == .directory ? .directory : .notExecutable
+    } else if let target = files.linkDestination(of: path) {
+      found = .danglingLink(target: target.text)
     } else {
       found = .nothing
     }
@@ -207,8 +214,8 @@ struct ManifestReader {
 
   mutating func icon(in root: Scope) -> String {
     if let file = string(root, InfoPlistKey.iconFile) {
-      let path = bundlePath + "/" + file
-      if InfoPlistForm.isRelativeInside(file), FileManager.default.fileExists(atPath: path) { return path }
+      let path = bundleLocation.appending(file)
+      if InfoPlistForm.isRelativeInside(file), files.kind(of: path) != nil { return path.text }
       report(InfoPlistKey.iconFile, in: root, .missingFile(expected: .fileInBundle, name: file), .warning)
     }
     return string(root, InfoPlistKey.iconName) ?? ShareService.defaultIcon
@@ -334,17 +341,6 @@ struct ManifestReader {
         reportUnreadBuildVariables(in: element, key: name, path: path + [name])
       }
     default: return
-    }
-  }
-
-  /// A file size as `attributesOfItem` gives it (its type differs between Foundation versions).
-  static func size(_ value: Any?) -> Int {
-    switch value {
-    case let size as Int: size
-    case let size as UInt: Int(clamping: size)
-    case let size as Int64: Int(clamping: size)
-    case let size as UInt64: Int(clamping: size)
-    default: 0
     }
   }
 }

@@ -50,10 +50,19 @@ public enum Localization {
   /// file (UTF-8, or UTF-16 with a byte-order mark), or an XML or binary property list. A file that
   /// cannot be read is skipped, as if it were not there.
   package static func strings(inBundle bundlePath: String, languages: [String]) -> [String: String] {
+    strings(inBundle: FilePath(bundlePath), languages: languages)
+  }
+
+  /// ``strings(inBundle:languages:)`` of a bundle named by bytes, read through `files`.
+  package static func strings(
+    inBundle bundle: FilePath, languages: [String], files: any BundleFiles = FoundationBundleFiles()
+  ) -> [String: String] {
     for language in languages {
-      let path = "\(bundlePath)/\(language).lproj/InfoPlist.strings"
-      guard let data = FileManager.default.contents(atPath: path) else { continue }
-      guard case .dictionary(let table)? = try? PropertyListReader.read([UInt8](data)).value else { continue }
+      let path = bundle.appending("\(language).lproj/InfoPlist.strings")
+      guard let data = files.contents(of: path, maximumSize: ManifestReader.maximumPlistSize) else {
+        continue
+      }
+      guard case .dictionary(let table)? = try? PropertyListReader.read(data).value else { continue }
       return table.compactMapValues(\.stringValue)
     }
     return [:]

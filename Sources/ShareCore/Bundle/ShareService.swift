@@ -10,10 +10,20 @@ public struct ShareService: Sendable, Identifiable, Equatable {
   public var description: String?
   /// `CFBundleShortVersionString`.
   public var version: String?
-  /// The bundle directory.
-  public var bundlePath: String
-  /// The absolute path of the program to run.
-  public var executablePath: String
+  /// The bundle directory, byte for byte: what the program runs in and is told of.
+  public var bundleLocation: FilePath
+  /// The absolute path of the program to run, byte for byte.
+  public var executableLocation: FilePath
+  /// The bundle directory as text (``FilePath/text``: escaped when it is not UTF-8).
+  public var bundlePath: String {
+    get { bundleLocation.text }
+    set { bundleLocation = FilePath(newValue) }
+  }
+  /// The program's path as text (``FilePath/text``).
+  public var executablePath: String {
+    get { executableLocation.text }
+    set { executableLocation = FilePath(newValue) }
+  }
   public var rule: ActivationRule
   /// What must be present for the service to be offered.
   public var requirements: Requirements
@@ -62,13 +72,27 @@ public struct ShareService: Sendable, Identifiable, Equatable {
     requirements: Requirements = Requirements(), timeout: Double? = nil, applicationGroups: [String] = [],
     kind: Kind = .share, composeSheet: ComposeSheetDeclaration? = nil
   ) {
+    self.init(
+      id: id, name: name, icon: icon, description: description, version: version,
+      bundleLocation: FilePath(bundlePath), executableLocation: FilePath(executablePath), rule: rule,
+      requirements: requirements, timeout: timeout, applicationGroups: applicationGroups, kind: kind,
+      composeSheet: composeSheet)
+  }
+
+  /// A service whose bundle and program are named by byte paths.
+  public init(
+    id: String, name: String, icon: String = ShareService.defaultIcon, description: String? = nil,
+    version: String? = nil, bundleLocation: FilePath, executableLocation: FilePath, rule: ActivationRule,
+    requirements: Requirements = Requirements(), timeout: Double? = nil, applicationGroups: [String] = [],
+    kind: Kind = .share, composeSheet: ComposeSheetDeclaration? = nil
+  ) {
     self.id = id
     self.name = name
     self.icon = icon
     self.description = description
     self.version = version
-    self.bundlePath = bundlePath
-    self.executablePath = executablePath
+    self.bundleLocation = bundleLocation
+    self.executableLocation = executableLocation
     self.rule = rule
     self.requirements = requirements
     self.timeout = timeout

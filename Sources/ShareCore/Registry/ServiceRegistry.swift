@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// The installed share services, found in the extensions folders.
 public struct ServiceRegistry: Sendable {
   /// Every valid service, the first bundle of each identifier, sorted by name then identifier.
@@ -20,13 +18,20 @@ public struct ServiceRegistry: Sendable {
   public static func load(
     from directories: [String], loader: BundleLoader, hiddenServices: Set<String> = []
   ) -> ServiceRegistry {
+    load(from: directories.map(FilePath.init), loader: loader, hiddenServices: hiddenServices)
+  }
+
+  /// ``load(from:loader:hiddenServices:)`` from folders named by bytes; the folders are listed
+  /// through the loader's ``BundleLoader/files``, so that no name is changed on the way.
+  public static func load(
+    from directories: [FilePath], loader: BundleLoader, hiddenServices: Set<String> = []
+  ) -> ServiceRegistry {
     var services: [ShareService] = []
     var problems: [BundleProblem] = []
     var owner: [String: String] = [:]
     for directory in directories {
-      guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
-      for name in names.sorted() where name.hasSuffix(".shareext") {
-        let outcome = loader.load(bundleAt: directory + "/" + name)
+      for bundle in bundles(in: directory, files: loader.files) {
+        let outcome = loader.load(bundleAt: bundle)
         problems += outcome.problems
         guard let service = outcome.service else { continue }
         if let first = owner[service.id] {
@@ -47,15 +52,32 @@ public struct ServiceRegistry: Sendable {
   /// only until it is found: what a share with a named service needs.
   public static func first(withID id: String, in directories: [String], loader: BundleLoader) -> ShareService?
   {
+    first(withID: id, in: directories.map(FilePath.init), loader: loader)
+  }
+
+  /// ``first(withID:in:loader:)`` in folders named by bytes.
+  public static func first(withID id: String, in directories: [FilePath], loader: BundleLoader)
+    -> ShareService?
+  {
     for directory in directories {
-      guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
-      for name in names.sorted() where name.hasSuffix(".shareext") {
-        if let service = loader.load(bundleAt: directory + "/" + name).service, service.id == id {
-          return service
-        }
+      for bundle in bundles(in: directory, files: loader.files) {
+        if let service = loader.load(bundleAt: bundle).service, service.id == id { return service }
       }
     }
     return nil
+  }
+
+  /// The `*.shareext` entries of `directory`, in the order of their names as text (as before
+  /// names were read as bytes), bytes settling names that read alike.
+  public static func bundles(in directory: FilePath, files: any BundleFiles) -> [FilePath] {
+    let suffix = Array(".shareext".utf8)
+    let names = (files.entries(ofDirectory: directory) ?? []).filter {
+      $0.count >= suffix.count && $0.suffix(suffix.count).elementsEqual(suffix)
+    }
+    let keyed = names.map { (text: String(decoding: $0, as: UTF8.self), bytes: $0) }
+    return keyed.sorted {
+      $0.text != $1.text ? $0.text < $1.text : $0.bytes.lexicographicallyPrecedes($1.bytes)
+    }.map { FilePath(bytes: directory.bytes + [UInt8(ascii: "/")] + $0.bytes) }
   }
 
   /// The service with `id`, hidden or not.

@@ -19,6 +19,20 @@ public struct FilePath: Hashable, Sendable, Comparable, CustomStringConvertible 
     String(validating: bytes, as: UTF8.self)
   }
 
+  /// The path as text where text is all there is (JSON, D-Bus strings, messages): the path
+  /// itself when it is UTF-8, unchanged; otherwise ``displayString``, whose `\xNN` escapes mark
+  /// it as a path that text cannot carry (the bytes themselves are in ``bytes``, ``fileURL``).
+  public var text: String {
+    string ?? displayString
+  }
+
+  /// This path without the slashes that end it ("/" stays "/").
+  public var trimmingTrailingSlashes: FilePath {
+    var result = bytes
+    while result.count > 1, result.last == UInt8(ascii: "/") { result.removeLast() }
+    return FilePath(bytes: result)
+  }
+
   /// The path for showing to a person, with C-style escapes (like `ls -b`, in hexadecimal): `\n`,
   /// `\t`, the backslash as `\\`, and as `\xNN` each byte of other control characters, of line
   /// and paragraph separators, of bidirectional controls and of what is not UTF-8. A name can

@@ -24,35 +24,6 @@ enum SystemCalls {
     return events
   }
 
-  /// Runs `body` while holding an exclusive `flock` on the file at `path` (created, mode 0600,
-  /// when missing). The lock is per open file, so two tasks of one process exclude each other
-  /// just as two processes do. The corresponding C functions are `open`, `flock` and `close`.
-  ///
-  /// - Throws: ``ShareError`` when the lock file cannot be opened or locked; whatever `body` throws.
-  static func withExclusiveLock<Result>(onFile path: String, _ body: () throws -> Result) throws -> Result {
-    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      throw ShareError.storage("cannot open the lock file \(path): \(errorDescription(errno))")
-    }
-    defer { close(descriptor) }
-    while flock(descriptor, LOCK_EX) != 0 {
-      guard errno == EINTR else {
-        throw ShareError.storage("cannot lock \(path): \(errorDescription(errno))")
-      }
-    }
-    return try body()
-  }
-
-  /// Puts the file at `source` in the place of `destination` in one step: readers see the old
-  /// file or the new one, never a half-written one. The corresponding C function is `rename`.
-  ///
-  /// - Throws: ``ShareError`` naming both paths.
-  static func replace(_ destination: String, with source: String) throws {
-    guard rename(source, destination) == 0 else {
-      throw ShareError.storage("cannot move \(source) to \(destination): \(errorDescription(errno))")
-    }
-  }
-
   /// Reads descriptor 0 to its end. The corresponding C function is `read`.
   ///
   /// - Throws: `CocoaError(.fileReadUnknown)` over a `POSIXError` with `read`'s `errno`, as

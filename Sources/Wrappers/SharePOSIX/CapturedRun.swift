@@ -17,11 +17,12 @@ public struct CapturedRun: Sendable {
   /// Runs `arguments` to its end, feeding `input` to its standard input and capturing both
   /// outputs. Both are drained together (`poll`), so a chatty child never blocks on a full pipe.
   public static func run(
-    _ arguments: [[UInt8]], environment: [String: String], workingDirectory: [UInt8]? = nil,
-    input: [UInt8] = []
+    _ arguments: [[UInt8]], environment: [String: String], environmentBytes: [String: [UInt8]] = [:],
+    workingDirectory: [UInt8]? = nil, input: [UInt8] = []
   ) throws(SystemError) -> CapturedRun {
     let child = try ChildProcess.spawn(
-      arguments, environment: environment, workingDirectory: workingDirectory, standardInput: .pipe,
+      arguments, environment: environment, environmentBytes: environmentBytes,
+      workingDirectory: workingDirectory, standardInput: .pipe,
       standardOutput: .pipe, standardError: .pipe)
     if let stdin = child.standardInput {
       // A child that exits without reading its input must not fail the run.

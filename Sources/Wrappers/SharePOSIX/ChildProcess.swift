@@ -49,7 +49,10 @@ public final class ChildProcess: Sendable {
   ///
   /// - Parameters:
   ///   - arguments: argv, each argument as raw bytes (a file name may hold any byte but NUL).
-  ///   - environment: the complete environment of the child.
+  ///   - environment: the complete environment of the child. A value this process inherited that
+  ///     is not UTF-8, passed on unchanged (as `ProcessInfo` decoded it), reaches the child as the
+  ///     bytes this process got.
+  ///   - environmentBytes: entries given as bytes (a path that is not UTF-8), over `environment`'s.
   ///   - workingDirectory: where the child starts; `nil` keeps the parent's.
   ///   - newProcessGroup: makes the child lead a new process group, so ``signal(_:)`` reaches
   ///     everything it starts.
@@ -59,20 +62,20 @@ public final class ChildProcess: Sendable {
   ///     outlive a host that is killed; keep the thread until the child has been waited for.
   /// - Throws: ``SystemError`` when the program cannot be started (`posix_spawn`).
   public static func spawn(
-    _ arguments: [[UInt8]], environment: [String: String], workingDirectory: [UInt8]? = nil,
+    _ arguments: [[UInt8]], environment: [String: String], environmentBytes: [String: [UInt8]] = [:],
+    workingDirectory: [UInt8]? = nil,
     standardInput: Stream = .null, standardOutput: Stream = .inherit, standardError: Stream = .inherit,
     newProcessGroup: Bool = false, descriptor3: Stream? = nil, endsWithParent: Bool = false
   ) throws(SystemError) -> ChildProcess {
     try spawn(
       arguments,
-      environmentEntries: environment.map { Array("\($0.key)=\($0.value)".utf8) }
-        .sorted { $0.lexicographicallyPrecedes($1) },
+      environmentEntries: SharePOSIX.environmentEntries(environment, overriddenBy: environmentBytes),
       workingDirectory: workingDirectory, standardInput: standardInput, standardOutput: standardOutput,
       standardError: standardError, newProcessGroup: newProcessGroup, descriptor3: descriptor3,
       endsWithParent: endsWithParent)
   }
 
-  /// ``spawn(_:environment:workingDirectory:standardInput:standardOutput:standardError:newProcessGroup:descriptor3:endsWithParent:)``
+  /// ``spawn(_:environment:environmentBytes:workingDirectory:standardInput:standardOutput:standardError:newProcessGroup:descriptor3:endsWithParent:)``
   /// with the environment as `NAME=VALUE` entries, byte for byte; `keepsDescriptors` hands on
   /// every descriptor this process has open without close-on-exec, not only 0 to 2 (a program
   /// that stands in for another one, as `xdg-share-guard` does).
@@ -284,6 +287,18 @@ public enum Signal {
 }
 
 /// Calls `body` with a NULL-terminated array of C strings made from `strings`.
+/// `NAME=value` entries, sorted; see ``ChildProcess/spawn(_:environment:environmentBytes:workingDirectory:standardInput:standardOutput:standardError:newProcessGroup:descriptor3:endsWithParent:)``.
+private func environmentEntries(_ environment: [String: String], overriddenBy bytes: [String: [UInt8]])
+  -> [[UInt8]]
+{
+  var entries: [[UInt8]] = []
+  for (name, value) in CurrentProcess.environmentBytes(restoring: environment) where bytes[name] == nil {
+    entries.append(Array(name.utf8) + [UInt8(ascii: "=")] + value)
+  }
+  for (name, value) in bytes { entries.append(Array(name.utf8) + [UInt8(ascii: "=")] + value) }
+  return entries.sorted { $0.lexicographicallyPrecedes($1) }
+}
+
 private func withCStrings<T>(_ strings: [[UInt8]], _ body: ([UnsafeMutablePointer<CChar>?]) -> T) -> T {
   let pointers = strings.map { bytes -> UnsafeMutablePointer<CChar>? in
     let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)

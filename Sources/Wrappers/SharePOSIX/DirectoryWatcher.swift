@@ -3,7 +3,7 @@ import Glibc
 /// Watches folders for entries that appear, change or go (inotify).
 public final class DirectoryWatcher {
   private let descriptor: FileDescriptor
-  private var watched: [Int32: String] = [:]
+  private var watched: [Int32: [UInt8]] = [:]
 
   public init() throws(SystemError) {
     descriptor = FileDescriptor(
@@ -16,10 +16,16 @@ public final class DirectoryWatcher {
   /// Starts watching `path`; returns whether it could (it may not exist).
   @discardableResult
   public func watch(_ path: String) -> Bool {
+    watch(Array(path.utf8))
+  }
+
+  /// Starts watching the folder `path`, any bytes; returns whether it could.
+  @discardableResult
+  public func watch(_ path: [UInt8]) -> Bool {
     let mask =
       IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB | IN_DELETE_SELF
       | IN_MOVE_SELF | IN_ONLYDIR
-    let id = path.withCString { inotify_add_watch(descriptor.rawValue, $0, UInt32(mask)) }
+    let id = withCString(path) { inotify_add_watch(descriptor.rawValue, $0, UInt32(mask)) }
     guard id >= 0 else { return false }
     watched[id] = path
     return true
@@ -32,11 +38,11 @@ public final class DirectoryWatcher {
   }
 
   /// The folders watched now.
-  public var paths: Set<String> { Set(watched.values) }
+  public var paths: Set<[UInt8]> { Set(watched.values) }
 
   /// Reads what happened since the last call: the folders in which something changed.
-  public func changedFolders() -> Set<String> {
-    var folders: Set<String> = []
+  public func changedFolders() -> Set<[UInt8]> {
+    var folders: Set<[UInt8]> = []
     while let chunk = try? descriptor.read(upTo: 65536), !chunk.isEmpty {
       var offset = 0
       let headerSize = MemoryLayout<inotify_event>.size
