@@ -86,6 +86,13 @@ import Testing
     ProcessInfo.processInfo.environment["XDG_SHARE_HOSTILE_CALLS"].flatMap { Int($0) } ?? 200
   }
 
+  /// Set by `Tests/Scripts/sanitize.sh address`. AddressSanitizer holds freed memory back on
+  /// purpose (its quarantine, to catch a use after free), so resident memory grows with every
+  /// allocation there and bounds on it are checked in the normal build only.
+  static var underAddressSanitizer: Bool {
+    ProcessInfo.processInfo.environment["XDG_SHARE_SANITIZER"] == "address"
+  }
+
   @Test func memoryStaysPutUnderAHostileClient() throws {
     for index in 0..<200 { try BundleFixture.generated(index: index).write(into: desktop.userExtensions) }
     let daemon = try startDaemon()
@@ -117,7 +124,9 @@ import Testing
     #expect(refused == (100 + calls) / 4)
     #expect(warm > 0)
     // 2 MB.
-    #expect((after - warm) * 1024 < 2_000_000, "VmRSS \(warm) KiB → \(after) KiB")
+    if !Self.underAddressSanitizer {
+      #expect((after - warm) * 1024 < 2_000_000, "VmRSS \(warm) KiB → \(after) KiB")
+    }
     // And it still answers as before.
     let reply = try client.call(
       Self.method(
@@ -235,6 +244,8 @@ import Testing
           + "\(after.descriptors), threads \(before.threads) → \(after.threads), VmRSS \(resident) KiB")
     }
     // The second 500 cost no more memory than the first left behind.
-    #expect((resident[2] - resident[1]) * 1024 < 2_000_000, "VmRSS \(resident) KiB")
+    if !Self.underAddressSanitizer {
+      #expect((resident[2] - resident[1]) * 1024 < 2_000_000, "VmRSS \(resident) KiB")
+    }
   }
 }

@@ -27,6 +27,8 @@ export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:detect_stack_use_after_retur
 export LSAN_OPTIONS="suppressions=$suppressions/lsan.supp:print_suppressions=0"
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$suppressions/tsan.supp"
 export SWIFT_BACKTRACE=enable=no
+# Tests that bound resident memory read it: ASan's quarantine keeps freed memory on purpose.
+export XDG_SHARE_SANITIZER="$kind"
 # As in install.sh --test: no test may reach the developer's session bus or display.
 unset DBUS_SESSION_BUS_ADDRESS DISPLAY WAYLAND_DISPLAY
 
