@@ -1,4 +1,3 @@
-import FoundationEssentials
 import ShareCommandLine
 import ShareDaemon
 import ShareHost
@@ -30,7 +29,7 @@ func serve(environment: [String: String], idleTimeout: Double) -> Result<Bool, D
 }
 let daemon = DaemonLauncher(serve: serve)
 
-let environment = ProcessInfo.processInfo.environment
+let environment = CurrentProcess.environment
 CurrentProcess.exit(
   XDGShareTool.run(
     arguments: CurrentProcess.arguments, environment: environment, daemon: daemon,

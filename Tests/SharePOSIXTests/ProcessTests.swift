@@ -154,3 +154,10 @@ private func argv(_ arguments: String...) -> [[UInt8]] {
     #expect(LocalTime(secondsSince1970: Self.moment + 60) != LocalTime(secondsSince1970: Self.moment + 59))
   }
 }
+
+@Suite struct CurrentProcessTests {
+  @Test func environmentIsWhatProcessInfoReads() {
+    #expect(!CurrentProcess.environment.isEmpty)
+    #expect(CurrentProcess.environment == ProcessInfo.processInfo.environment)
+  }
+}

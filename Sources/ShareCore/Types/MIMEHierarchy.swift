@@ -22,7 +22,9 @@ public struct MIMEHierarchy: Sendable {
       // Two packages may each call the other's type an alias of theirs (shared-mime-info's
       // application/pkcs12 and gcr's application/x-pkcs12): GIO then treats both as types, and
       // so does this, whichever directories the two lines are in.
-      guard !bothWays.contains([alias, canonical].sorted()) else { continue }
+      // Checked only when such a pair was seen: most machines have none, and every alias line
+      // would otherwise build and sort an array.
+      guard bothWays.isEmpty || !bothWays.contains([alias, canonical].sorted()) else { continue }
       if aliases[canonical] == alias {
         aliases[canonical] = nil
         aliasesByCanonical[alias]?.removeAll { $0 == canonical }

@@ -48,8 +48,12 @@ extension FileSystem {
     guard fstat(descriptor, &opened) == 0, opened.st_mode & S_IFMT == S_IFREG, opened.st_size <= maximumSize
     else { return nil }
     var bytes: [UInt8] = []
+    let expected = Int(opened.st_size)
     while bytes.count <= maximumSize {
-      guard let chunk = try? file.read(upTo: maximumSize + 1 - bytes.count) else { return nil }
+      // A buffer the file's size and one byte more (to see it grow), not `maximumSize`: an
+      // `Info.plist` of 2 KiB must not cost a zeroed MiB. A file that grows is read in pieces.
+      let wanted = bytes.count <= expected ? expected + 1 - bytes.count : 64 << 10
+      guard let chunk = try? file.read(upTo: min(wanted, maximumSize + 1 - bytes.count)) else { return nil }
       if chunk.isEmpty { break }
       bytes += chunk
     }

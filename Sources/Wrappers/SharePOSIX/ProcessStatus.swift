@@ -37,6 +37,13 @@ public enum CurrentProcess {
     }
   }
 
+  /// The environment as text, a value that is not UTF-8 repaired as `ProcessInfo.environment`
+  /// repairs it (the bytes stay at hand: ``environmentBytes``). Read from `environ` directly:
+  /// `ProcessInfo` sets up far more than this on first use, at every start of a short command.
+  public static var environment: [String: String] {
+    environmentBytes.mapValues { String(decoding: $0, as: UTF8.self) }
+  }
+
   /// Writes `text` to standard error as it is, unbuffered.
   public static func writeToStandardError(_ text: String) {
     let bytes = Array(text.utf8)
