@@ -8,7 +8,8 @@ Builds or finds Contractor with ../shared/peers/build-contractor (or $CONTRACTOR
 makes a throw-away HOME/XDG tree holding the same 200 services twice (xdg-share bundles whose
 predicates take exactly the MIME types a .contract lists), starts one private dbus-daemon, both
 services and measures them with this one python3-dbus client: service CPU from
-/proc/PID/task/*/schedstat around the calls, wall as the client's round trip. Every case checks
+/proc/PID/task/*/schedstat around the calls, wall as the client's round trip (the services take
+turns in ten rounds, so that the machine's load falls on each alike). Every case checks
 that both answer the same set of ids. Exits 0 with a message when Contractor cannot be had.
 
 The floors, measured in the same run: query_floor.c, compiled here with cc against libdbus-1
@@ -148,18 +149,33 @@ def cpu_ns(pid):
     return total
 
 
-def measure(pid, calls, make_call):
-    """(service CPU µs per call, median wall µs per call) over `calls` calls."""
-    make_call(0)
-    walls = []
-    before = cpu_ns(pid)
-    for n in range(calls):
-        start = time.perf_counter()
-        make_call(n + 1)
-        walls.append(time.perf_counter() - start)
-    cpu = (cpu_ns(pid) - before) / calls / 1000
-    walls.sort()
-    return cpu, walls[len(walls) // 2] * 1e6
+ROUNDS = 10
+
+
+def measure(services, calls):
+    """For each (pid, make_call) of `services`, (service CPU µs per call, median wall µs per call)
+    over `calls` calls, made in ROUNDS rounds taking turns, so that the machine's load falls on
+    each alike."""
+    cpu = [0] * len(services)
+    walls = [[] for _ in services]
+    for pid, make_call in services:
+        make_call(0)
+    done = 0
+    for round_ in range(ROUNDS):
+        count = calls * (round_ + 1) // ROUNDS - done
+        for index, (pid, make_call) in enumerate(services):
+            before = cpu_ns(pid)
+            for n in range(done, done + count):
+                start = time.perf_counter()
+                make_call(n + 1)
+                walls[index].append(time.perf_counter() - start)
+            cpu[index] += cpu_ns(pid) - before
+        done += count
+    result = []
+    for index in range(len(services)):
+        walls[index].sort()
+        result.append((cpu[index] / calls / 1000, walls[index][len(walls[index]) // 2] * 1e6))
+    return result
 
 
 def main():
@@ -289,9 +305,10 @@ def main():
         print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
         figures = {}
         for label, count, peer_call, our_call, floor_call in rows:
-            floor_cpu, floor_wall = measure(floor.pid, count, floor_call) if floor_call else (None, None)
-            peer_cpu, peer_wall = measure(peer.pid, count, peer_call)
-            our_cpu, our_wall = measure(ours.pid, count, our_call)
+            services = [(peer.pid, peer_call), (ours.pid, our_call)] + ([(floor.pid, floor_call)] if floor_call else [])
+            measured = measure(services, count)
+            (peer_cpu, peer_wall), (our_cpu, our_wall) = measured[0], measured[1]
+            floor_cpu, floor_wall = measured[2] if floor_call else (None, None)
             figures[label] = (peer_cpu, our_cpu, floor_cpu, peer_wall, our_wall, floor_wall)
             floors = (f"{floor_cpu:,.0f} µs | {floor_wall:,.0f} µs" if floor_call else "– | –")
             print(f"| {label} | {count} | {peer_cpu:,.0f} µs | {our_cpu:,.0f} µs | {our_cpu / peer_cpu:.2f}× "

@@ -48,37 +48,42 @@ package enum ItemArguments {
         count += 1
         counting.next()
       }
-      return count > maximumItems ? .tooManyItems(argument: argument, limit: maximumItems, found: count) : error
+      return count > maximumItems
+        ? .tooManyItems(argument: argument, limit: maximumItems, found: count) : error
     }
     // Callers send many items of one type: the last type given is checked once.
     var lastType: String?
-    while dictionary.kind != .end {
+    // Each container's end is told by `next()`: asking each value's type first would cost a
+    // call into libdbus per entry.
+    guard dictionary.kind != .end else { return items }
+    repeat {
       let index = items.count
       guard index < maximumItems else { throw tooMany(.tooManyItems(argument: argument, limit: 0, found: 0)) }
       var item = ItemEntries()
       var entry = dictionary.contents()
       do throws(BusError) {
-        while entry.kind == .dictionaryEntry {
-          var pair = entry.contents()
-          let key = pair.string() ?? ""
-          pair.next()
-          let value = pair.contents()
-          if value.kind == .other {
-            // The value path cannot decode it (a Unix descriptor) and so never sees the entry.
-          } else if key == "mime-type", let lastType, value.kind == .string, value.string() == lastType {
-            item.mimeType = lastType
-          } else {
-            try item.add(key: key, value: value) { "\(argument)[\(index)]" }
-            if key == "mime-type" { lastType = item.mimeType }
-          }
-          entry.next()
+        if entry.kind == .dictionaryEntry {
+          repeat {
+            var pair = entry.contents()
+            let key = pair.string() ?? ""
+            pair.next()
+            let value = pair.contents()
+            let kind = value.kind
+            if kind == .other {
+              // The value path cannot decode it (a Unix descriptor) and so never sees the entry.
+            } else if kind == .string, key == "mime-type", let lastType, value.string() == lastType {
+              item.mimeType = lastType
+            } else {
+              try item.add(key: key, value: value) { "\(argument)[\(index)]" }
+              if key == "mime-type" { lastType = item.mimeType }
+            }
+          } while entry.next()
         }
         items.append(try item.finish { "\(argument)[\(index)]" })
       } catch {
         throw tooMany(error)
       }
-      dictionary.next()
-    }
+    } while dictionary.next()
     return items
   }
 }
@@ -87,8 +92,17 @@ package enum ItemArguments {
 struct ItemEntries {
   var item: ShareItem?
   var mimeType: String?
-  var contentKeys: [String] = []
+  /// The content keys met, in order: the first kept apart, so that an item as it should be
+  /// (one content key) allocates nothing for them.
+  var firstContentKey: String?
+  var moreContentKeys: [String] = []
   var unknownKeys: [String] = []
+
+  var contentKeys: [String] { (firstContentKey.map { [$0] } ?? []) + moreContentKeys }
+
+  mutating func noteContentKey(_ key: String) {
+    if firstContentKey == nil { firstContentKey = key } else { moreContentKeys.append(key) }
+  }
 
   /// A value read from a message, or already decoded.
   protocol Value {
@@ -111,7 +125,7 @@ struct ItemEntries {
           label() + ".path", expected: "an absolute path", found: "'\(FilePath(bytes: bytes).displayString)'")
       }
       item = .file(FilePath(bytes: bytes))
-      contentKeys.append(key)
+      noteContentKey(key)
     case "url":
       guard let url = value.itemString else { throw Self.wrongType(key, value, label()) }
       if let path = FilePath(fileURL: url) {
@@ -123,11 +137,11 @@ struct ItemEntries {
         }
         item = .webURL(url)
       }
-      contentKeys.append(key)
+      noteContentKey(key)
     case "text":
       guard let text = value.itemString else { throw Self.wrongType(key, value, label()) }
       item = .text(text)
-      contentKeys.append(key)
+      noteContentKey(key)
     case "mime-type":
       guard let type = value.itemString else { throw Self.wrongType(key, value, label()) }
       guard Self.isMIMEType(type) else {
@@ -159,11 +173,13 @@ struct ItemEntries {
   }
 
   private static func wrongType(_ key: String, _ value: some Value, _ label: String) -> BusError {
-    .invalidArgument(label + "." + key, expected: "type '\(key == "path" ? "ay" : "s")'", found: "'\(value.typeName)'")
+    .invalidArgument(
+      label + "." + key, expected: "type '\(key == "path" ? "ay" : "s")'", found: "'\(value.typeName)'")
   }
 
   func finish(label: () -> String) throws(BusError) -> RequestedItem {
-    guard contentKeys.count == 1, let item else {
+    guard firstContentKey != nil, moreContentKeys.isEmpty, let item else {
+      let contentKeys = contentKeys
       let others =
         unknownKeys.isEmpty ? "" : " (besides " + unknownKeys.map { "'\($0)'" }.joined(separator: ", ") + ")"
       throw .invalidArgument(

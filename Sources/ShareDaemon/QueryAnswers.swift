@@ -52,8 +52,11 @@ struct QueryAnswers {
     let (shape, cacheable) = Self.shape(of: selection.attachments)
     let key = Self.cacheKey(shape: shape, fields: fields)
     if let template = cache[key] { return message.replyCopying(template) }
+    let services = catalog.match(selection).services
+    // An empty answer costs nothing to build again; keeping one per type never seen (a new one
+    // on each call, as file managers' odd files come) would only churn the cache.
     return reply(
-      message, listing: catalog.match(selection).services, key: key, cacheable: cacheable, fields: fields)
+      message, listing: services, key: key, cacheable: cacheable && !services.isEmpty, fields: fields)
   }
 
   /// What rules see of a selection (each attachment's kind and identifiers, and any text), which

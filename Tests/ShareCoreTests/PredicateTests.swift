@@ -468,7 +468,9 @@ private let pspdfkitHidden = """
       predicates.map(ActivationRule.predicate) + [.dictionary(DictionaryRule(maxImages: 1, version: 2))]
     let compiled = CompiledRules(rules)
     #expect(compiled.count == rules.count)
-    for attachments in [[png], [png, jpeg], [png, pdf], [text], [text, png], [folder], [url], [], [ownType]] {
+    for attachments in [
+      [png], [png, jpeg], [png, pdf], [text], [text, png], [folder], [url], [], [ownType],
+    ] {
       let chosen = selection(attachments)
       let expected = rules.indices.filter { rules[$0].accepts(chosen) }
       #expect(compiled.accepting(chosen) == expected, "\(attachments.map(\.item.shortName))")

@@ -36,7 +36,7 @@ public struct CompiledRules: Sendable {
   public func accepting(_ selection: ActivationSelection) -> [Int] {
     var state = ProgramState(
       identifiers: selection.identifiers.count, constants: program.strings.count)
-    let evaluator = ProgramEvaluator(program: program, selection: selection)
+    let evaluator = ProgramEvaluator(program: program, selection: SelectionTables(selection))
     var accepted: [Int] = []
     for index in rules.indices {
       let accepts =
@@ -55,7 +55,7 @@ public struct CompiledRules: Sendable {
     case .dictionary(let rule): return rule.accepts(selection)
     case .predicate(let root):
       var state = ProgramState(identifiers: selection.identifiers.count, constants: program.strings.count)
-      return ProgramEvaluator(program: program, selection: selection).holds(root, &state)
+      return ProgramEvaluator(program: program, selection: SelectionTables(selection)).holds(root, &state)
     }
   }
 }
@@ -75,17 +75,34 @@ struct Program: Sendable {
   /// One node. What `a`, `b` and `c` hold depends on the kind:
   /// constant: a = 0 or 1; not: a = operand; and/or: a = first in ``operands``, b = count;
   /// comparison: a, b = operands; quantified: a = collection, b = right operand;
-  /// number: ``number``; string: a = index in ``strings``; typeIdentifier, itemText: a = depth;
+  /// number: a = index in ``numbers``; string: a = index in ``strings``; typeIdentifier, itemText: a = depth;
   /// count: a = collection; …OfVariable: a = depth; …OfEach: a = collection;
   /// subquery: a = collection, b = depth, c = predicate.
+  /// Sixteen bytes, so that reading one costs little: numbers are in ``numbers``.
   struct Node {
     var kind: Kind
     var op: Predicate.Operator = .equal
     var quantifier: Predicate.Quantifier = .any
-    var a = 0
-    var b = 0
-    var c = 0
-    var number = 0.0
+    private var storedA: Int32 = 0
+    private var storedB: Int32 = 0
+    private var storedC: Int32 = 0
+
+    init(
+      kind: Kind, op: Predicate.Operator = .equal, quantifier: Predicate.Quantifier = .any, a: Int = 0,
+      b: Int = 0, c: Int = 0
+    ) {
+      self.kind = kind
+      self.op = op
+      self.quantifier = quantifier
+      // A rule would need billions of nodes to pass these; Int32(clamping:) keeps that harmless.
+      storedA = Int32(clamping: a)
+      storedB = Int32(clamping: b)
+      storedC = Int32(clamping: c)
+    }
+
+    var a: Int { Int(storedA) }
+    var b: Int { Int(storedB) }
+    var c: Int { Int(storedC) }
   }
 
   var nodes: [Node] = []
@@ -93,6 +110,8 @@ struct Program: Sendable {
   var operands: [Int] = []
   /// Every string constant, each once.
   var strings: [String] = []
+  /// The number constants.
+  var numbers: [Double] = []
 }
 
 private struct ProgramBuilder {
@@ -128,8 +147,8 @@ private struct ProgramBuilder {
   mutating func operand(_ operand: Predicate.Operand) -> Int {
     switch operand {
     case .constant(.null): return add(.init(kind: .null))
-    case .constant(.bool(let value)): return add(.init(kind: .number, number: value ? 1 : 0))
-    case .constant(.number(let value)): return add(.init(kind: .number, number: value))
+    case .constant(.bool(let value)): return number(value ? 1 : 0)
+    case .constant(.number(let value)): return number(value)
     case .constant(.string(let value)): return add(.init(kind: .string, a: string(value)))
     case .typeIdentifier(let depth): return add(.init(kind: .typeIdentifier, a: depth))
     case .itemValue(.attributedContentText, let depth): return add(.init(kind: .itemText, a: depth))
@@ -155,6 +174,11 @@ private struct ProgramBuilder {
       let source = self.collection(source)
       return add(.init(kind: .subquery, a: source, b: depth, c: self.predicate(predicate)))
     }
+  }
+
+  mutating func number(_ value: Double) -> Int {
+    program.numbers.append(value)
+    return add(.init(kind: .number, a: program.numbers.count - 1))
   }
 
   mutating func string(_ value: String) -> Int {
@@ -193,10 +217,58 @@ private enum ProgramValue {
   case emptyDictionary
 }
 
+/// What a ``Program`` reads of an ``ActivationSelection``, in flat arrays of integers: reading
+/// the selection's arrays of structures holding arrays costs reference counting on every step.
+private struct SelectionTables {
+  let selection: ActivationSelection
+  /// Type class `c`'s identifiers are `classIdentifiers[classStart[c]..<classStart[c + 1]]`.
+  let classIdentifiers: [Int]
+  let classStart: [Int]
+  /// Item `i`'s type classes, each once with its count, are at `itemStart[i]..<itemStart[i + 1]`
+  /// of `itemClass` and `itemClassCount`.
+  let itemClass: [Int]
+  let itemClassCount: [Int]
+  let itemStart: [Int]
+  /// How many attachments each item has.
+  let itemAttachments: [Int]
+
+  init(_ selection: ActivationSelection) {
+    self.selection = selection
+    var classIdentifiers: [Int] = []
+    var classStart = [0]
+    for typeClass in selection.typeClasses {
+      classIdentifiers += typeClass.identifiers
+      classStart.append(classIdentifiers.count)
+    }
+    var itemClass: [Int] = []
+    var itemClassCount: [Int] = []
+    var itemStart = [0]
+    for item in selection.items {
+      for (typeClass, count) in item.classCounts {
+        itemClass.append(typeClass)
+        itemClassCount.append(count)
+      }
+      itemStart.append(itemClass.count)
+    }
+    self.classIdentifiers = classIdentifiers
+    self.classStart = classStart
+    self.itemClass = itemClass
+    self.itemClassCount = itemClassCount
+    self.itemStart = itemStart
+    itemAttachments = selection.items.map(\.attachmentClasses.count)
+  }
+
+  var itemCount: Int { itemAttachments.count }
+  var identifierCount: Int { selection.identifiers.count }
+
+  func identifiers(ofClass typeClass: Int) -> Range<Int> { classStart[typeClass]..<classStart[typeClass + 1] }
+  func classes(ofItem item: Int) -> Range<Int> { itemStart[item]..<itemStart[item + 1] }
+}
+
 /// ``PredicateEvaluator`` over a ``Program``: the same steps, node by node.
 private struct ProgramEvaluator {
   let program: Program
-  let selection: ActivationSelection
+  let selection: SelectionTables
 
   func holds(_ node: Int, _ state: inout ProgramState) -> Bool {
     let node = program.nodes[node]
@@ -220,8 +292,22 @@ private struct ProgramEvaluator {
       let decisive = quantifier != .all
       let collection = program.nodes[node.a]
       if collection.kind == .identifiersOfVariable {
-        for identifier in selection.typeClasses[state.scope[collection.a]].identifiers
-        where compare(.typeIdentifier(identifier), node.op, right, &state) == decisive {
+        let identifiers = selection.identifiers(ofClass: state.scope[collection.a])
+        // Every real rule's question, `ANY $a.registeredTypeIdentifiers UTI-… "constant"`, is
+        // a lookup in the answers table.
+        if case .constant(let constant) = right, node.op == .typeEquals || node.op == .conformsTo {
+          let equality = node.op == .typeEquals
+          for index in identifiers {
+            let identifier = selection.classIdentifiers[index]
+            let answer =
+              equality ? sameAs(identifier, constant, &state) : conforms(identifier, constant, &state)
+            if answer == decisive { return quantifier == .any }
+          }
+          return quantifier != .any
+        }
+        for index in identifiers
+        where compare(.typeIdentifier(selection.classIdentifiers[index]), node.op, right, &state) == decisive
+        {
           return quantifier == .any
         }
         return quantifier != .any
@@ -238,12 +324,12 @@ private struct ProgramEvaluator {
   private func value(of node: Int, _ state: inout ProgramState) -> ProgramValue {
     let node = program.nodes[node]
     switch node.kind {
-    case .number: return .number(node.number)
+    case .number: return .number(program.numbers[node.a])
     case .string: return .constant(node.a)
     case .typeIdentifier: return .typeIdentifier(state.scope[node.a])
     case .itemText:
       let item = state.scope[node.a]
-      return selection.items[item].attributedContentText == nil ? .null : .text(item)
+      return selection.selection.items[item].attributedContentText == nil ? .null : .text(item)
     case .userInfo: return .emptyDictionary
     case .count: return .number(Double(count(node.a, &state)))
     default: return .null
@@ -254,12 +340,12 @@ private struct ProgramEvaluator {
     let node = program.nodes[collection]
     switch node.kind {
     case .extensionItems:
-      return selection.items.count
+      return selection.itemCount
     case .attachmentsOfVariable:
-      return selection.items[state.scope[node.a]].attachmentClasses.count
+      return selection.itemAttachments[state.scope[node.a]]
     case .subquery where program.nodes[node.a].kind == .extensionItems:
       var total = 0
-      for item in selection.items.indices {
+      for item in 0..<selection.itemCount {
         state.scope[node.b] = item
         if holds(node.c, &state) { total += 1 }
       }
@@ -268,9 +354,9 @@ private struct ProgramEvaluator {
       // By type class, as PredicateEvaluator does: each class once, weighed by its count.
       let item = state.scope[program.nodes[node.a].a]
       var total = 0
-      for (typeClass, count) in selection.items[item].classCounts {
-        state.scope[node.b] = typeClass
-        if holds(node.c, &state) { total += count }
+      for index in selection.classes(ofItem: item) {
+        state.scope[node.b] = selection.itemClass[index]
+        if holds(node.c, &state) { total += selection.itemClassCount[index] }
       }
       return total
     default:
@@ -292,7 +378,7 @@ private struct ProgramEvaluator {
     let node = program.nodes[collection]
     switch node.kind {
     case .extensionItems:
-      for item in selection.items.indices where !body(item, 1, &state) { return false }
+      for item in 0..<selection.itemCount where !body(item, 1, &state) { return false }
       return true
     case .attachmentsOfVariable:
       return forEachAttachment(ofItem: state.scope[node.a], weight: 1, &state, body)
@@ -320,7 +406,8 @@ private struct ProgramEvaluator {
     ofItem item: Int, weight: Int, _ state: inout ProgramState,
     _ body: (_ element: Int, _ weight: Int, _ state: inout ProgramState) -> Bool
   ) -> Bool {
-    for (typeClass, count) in selection.items[item].classCounts where !body(typeClass, weight * count, &state) {
+    for index in selection.classes(ofItem: item)
+    where !body(selection.itemClass[index], weight * selection.itemClassCount[index], &state) {
       return false
     }
     return true
@@ -330,7 +417,8 @@ private struct ProgramEvaluator {
     ofClass typeClass: Int, weight: Int, _ state: inout ProgramState,
     _ body: (_ element: Int, _ weight: Int, _ state: inout ProgramState) -> Bool
   ) -> Bool {
-    for identifier in selection.typeClasses[typeClass].identifiers where !body(identifier, weight, &state) {
+    for index in selection.identifiers(ofClass: typeClass)
+    where !body(selection.classIdentifiers[index], weight, &state) {
       return false
     }
     return true
@@ -346,11 +434,10 @@ private struct ProgramEvaluator {
       guard case .typeIdentifier(let identifier) = left else { return false }
       switch right {
       case .constant(let constant):
-        return answer(&state.conforms, identifier, constant, state.constants) {
-          selection.identifier(identifier, conformsTo: program.strings[constant])
-        }
+        return conforms(identifier, constant, &state)
       case .text(let item):
-        return selection.identifier(identifier, conformsTo: selection.items[item].attributedContentText ?? "")
+        return selection.selection.identifier(
+          identifier, conformsTo: selection.selection.items[item].attributedContentText ?? "")
       default:
         return false
       }
@@ -358,7 +445,9 @@ private struct ProgramEvaluator {
       guard case .typeIdentifier(let identifier) = left else { return false }
       switch right {
       case .constant(let constant): return sameAs(identifier, constant, &state)
-      case .text(let item): return selection.identifiers[identifier] == selection.items[item].attributedContentText
+      case .text(let item):
+        return selection.selection.identifiers[identifier]
+          == selection.selection.items[item].attributedContentText
       default: return false
       }
     case .equal:
@@ -393,17 +482,23 @@ private struct ProgramEvaluator {
     return memo[slot] == 2
   }
 
+  private func conforms(_ identifier: Int, _ constant: Int, _ state: inout ProgramState) -> Bool {
+    answer(&state.conforms, identifier, constant, state.constants) {
+      selection.selection.identifier(identifier, conformsTo: program.strings[constant])
+    }
+  }
+
   private func sameAs(_ identifier: Int, _ constant: Int, _ state: inout ProgramState) -> Bool {
     answer(&state.equals, identifier, constant, state.constants) {
-      selection.identifiers[identifier] == program.strings[constant]
+      selection.selection.identifiers[identifier] == program.strings[constant]
     }
   }
 
   private func string(_ value: ProgramValue) -> String? {
     switch value {
     case .constant(let constant): program.strings[constant]
-    case .text(let item): selection.items[item].attributedContentText
-    case .typeIdentifier(let identifier): selection.identifiers[identifier]
+    case .text(let item): selection.selection.items[item].attributedContentText
+    case .typeIdentifier(let identifier): selection.selection.identifiers[identifier]
     default: nil
     }
   }
