@@ -125,13 +125,25 @@ let everyValue: [DBusValue] = [
     let message = call([.string("a"), .bytes([1, 0, 2]), .objectPath("/o"), .int32(3)])
     var cursor = message.cursor(atArgument: 0)
     #expect(cursor.kind == .string && cursor.string() == "a" && cursor.bytes() == nil)
-    #expect(cursor.next())
+    do {
+      let moved = cursor.next()
+      #expect(moved)
+    }
     #expect(cursor.kind == .array && cursor.bytes() == [1, 0, 2] && cursor.string() == nil)
-    #expect(cursor.next())
+    do {
+      let moved = cursor.next()
+      #expect(moved)
+    }
     #expect(cursor.kind == .objectPath && cursor.string() == "/o")
-    #expect(cursor.next())
+    do {
+      let moved = cursor.next()
+      #expect(moved)
+    }
     #expect(cursor.kind == .int32 && cursor.string() == nil)
-    #expect(!cursor.next())
+    do {
+      let moved = cursor.next()
+      #expect(!moved)
+    }
     #expect(cursor.kind == .end && cursor.value() == nil)
     #expect(message.cursor(atArgument: 9).kind == .end)
     #expect(call().cursor(atArgument: 0).kind == .end)
@@ -147,9 +159,15 @@ let everyValue: [DBusValue] = [
     #expect(pair.string() == "path")
     pair.next()
     #expect(pair.kind == .variant && pair.contents().bytes() == [47, 97])
-    #expect(entry.next())
+    do {
+      let moved = entry.next()
+      #expect(moved)
+    }
     #expect(entry.contents().value() == .string("n"))
-    #expect(!entry.next())
+    do {
+      let moved = entry.next()
+      #expect(!moved)
+    }
     #expect(call([.array(elementSignature: "s", [])]).cursor(atArgument: 0).contents().kind == .end)
   }
 }
