@@ -59,11 +59,13 @@ struct QueryInspector: FileInspector {
 /// again. Bounded by the bytes it holds; when a new answer does not fit it starts over.
 final class DetectionMemo: Sendable {
   private struct Key: Hashable {
-    var path: [UInt8]
+    // The integers first: equality compares in this order, and a probe of the table that meets
+    // another file's entry is told apart by its inode without reading the path.
     var device: UInt64
     var inode: UInt64
     var size: UInt64
     var modified: Int64
+    var path: [UInt8]
 
     // The path's bytes in one go: hashing them one by one was most of a lookup's cost.
     func hash(into hasher: inout Hasher) {
@@ -93,8 +95,8 @@ final class DetectionMemo: Sendable {
     // names the problem; only files that exist are remembered.
     guard let status = try? FileSystem.status(path.bytes) else { return try GIOFileInspector().inspect(path) }
     let key = Key(
-      path: path.bytes, device: status.device, inode: status.inode, size: status.size,
-      modified: status.modified)
+      device: status.device, inode: status.inode, size: status.size, modified: status.modified,
+      path: path.bytes)
     if let known = state.withLock({ $0.facts[key] }) { return known }
     let facts = try GIOFileInspector().inspect(path)
     let size = key.path.count + facts.contentType.utf8.count + Self.entryOverhead

@@ -73,7 +73,7 @@ public struct TypeSystem: Sendable {
   }
 
   private func computeClosure(of identifier: String) -> Set<String> {
-    let start = Self.isMIMEType(identifier) ? mime.canonical(identifier) : identifier.lowercased()
+    let start = Self.isMIMEType(identifier) ? mime.canonical(identifier) : lowercase(identifier)
     var closure: Set<String> = []
     var pending = [start]
     if !Self.isMIMEType(start), let preferred = table.entry(start)?.mimeTypes.first {
@@ -113,7 +113,7 @@ public struct TypeSystem: Sendable {
 
   /// Whether `identifier` conforms to `target`; both may be UTIs or MIME types.
   public func conforms(_ identifier: String, to target: String) -> Bool {
-    let target = Self.isMIMEType(target) ? mime.canonical(target) : target.lowercased()
+    let target = Self.isMIMEType(target) ? mime.canonical(target) : lowercase(target)
     return conformanceClosure(of: identifier).contains(target)
   }
 
