@@ -1,3 +1,6 @@
+// Longer than 400 lines on purpose: the compiler, the flat tables and the evaluator, which
+// follows PredicateEvaluator step by step and must stay beside what it reads, in one place.
+
 /// Many activation rules made ready to be asked about one selection after another, as the D-Bus
 /// service and `xdg-share list` do with every installed service.
 ///
