@@ -8,8 +8,17 @@ Builds or finds Contractor with ../shared/peers/build-contractor (or $CONTRACTOR
 makes a throw-away HOME/XDG tree holding the same 200 services twice (xdg-share bundles whose
 predicates take exactly the MIME types a .contract lists), starts one private dbus-daemon, both
 services and measures them with this one python3-dbus client: service CPU from
-/proc/PID/task/*/schedstat around the calls, wall as the client's round trip. Every case checks
+/proc/PID/task/*/schedstat around the calls, wall as the client's round trip (the services take
+turns in ten rounds, so that the machine's load falls on each alike). Every case checks
 that both answer the same set of ids. Exits 0 with a message when Contractor cannot be had.
+
+The floors, measured in the same run: query_floor.c, compiled here with cc against libdbus-1
+(pkg-config) into the throw-away tree, owns a name of its own and answers the same QueryItems
+calls doing only what any service must (libdbus receives and validates the message, the items
+are walked and checked, a bare stat() of each file given without a type) and replies with a copy
+of the very reply we give. Its CPU is the floor of our CPU, its wall the floor of our wall (a
+Ping carrying the same request and reply). Without cc or libdbus-1's headers the floors are
+left out, saying why.
 """
 
 import os
@@ -100,6 +109,35 @@ def write_services(root):
                     f"Description=Service {index}\nMimeType={';'.join(types)};\nExec=true %F\n")
 
 
+FLOOR_NAME = "org.xdgshare.QueryFloor"
+
+
+def build_floor(root):
+    """The query floor compiled into `root`, or (None, why not)."""
+    source = os.path.join(HERE, "query_floor.c")
+    cc = shutil.which("cc")
+    pkg_config = shutil.which("pkg-config")
+    if not cc or not pkg_config:
+        return None, "cc or pkg-config is missing"
+    flags = subprocess.run([pkg_config, "--cflags", "--libs", "dbus-1"], capture_output=True, text=True)
+    if flags.returncode != 0:
+        return None, "libdbus-1's headers are missing (libdbus-1-dev)"
+    binary = os.path.join(root, "query-floor")
+    done = subprocess.run([cc, "-O2", "-o", binary, source] + flags.stdout.split(), capture_output=True, text=True)
+    if done.returncode != 0:
+        return None, "cc failed: " + done.stderr.strip().splitlines()[-1:][0] if done.stderr.strip() else "cc failed"
+    return binary, None
+
+
+def write_reply(path, dictionaries):
+    """The reply file query_floor.c reads: per dictionary, KEY NUL VALUE NUL pairs, then NUL."""
+    with open(path, "wb") as f:
+        for dictionary in dictionaries:
+            for key, value in dictionary.items():
+                f.write(str(key).encode() + b"\0" + str(value).encode() + b"\0")
+            f.write(b"\0")
+
+
 def cpu_ns(pid):
     total = 0
     for task in os.listdir(f"/proc/{pid}/task"):
@@ -111,18 +149,33 @@ def cpu_ns(pid):
     return total
 
 
-def measure(pid, calls, make_call):
-    """(service CPU µs per call, median wall µs per call) over `calls` calls."""
-    make_call(0)
-    walls = []
-    before = cpu_ns(pid)
-    for n in range(calls):
-        start = time.perf_counter()
-        make_call(n + 1)
-        walls.append(time.perf_counter() - start)
-    cpu = (cpu_ns(pid) - before) / calls / 1000
-    walls.sort()
-    return cpu, walls[len(walls) // 2] * 1e6
+ROUNDS = 10
+
+
+def measure(services, calls):
+    """For each (pid, make_call) of `services`, (service CPU µs per call, median wall µs per call)
+    over `calls` calls, made in ROUNDS rounds taking turns, so that the machine's load falls on
+    each alike."""
+    cpu = [0] * len(services)
+    walls = [[] for _ in services]
+    for pid, make_call in services:
+        make_call(0)
+    done = 0
+    for round_ in range(ROUNDS):
+        count = calls * (round_ + 1) // ROUNDS - done
+        for index, (pid, make_call) in enumerate(services):
+            before = cpu_ns(pid)
+            for n in range(done, done + count):
+                start = time.perf_counter()
+                make_call(n + 1)
+                walls[index].append(time.perf_counter() - start)
+            cpu[index] += cpu_ns(pid) - before
+        done += count
+    result = []
+    for index in range(len(services)):
+        walls[index].sort()
+        result.append((cpu[index] / calls / 1000, walls[index][len(walls[index]) // 2] * 1e6))
+    return result
 
 
 def main():
@@ -162,17 +215,20 @@ def main():
         ours = subprocess.Popen([binary, "daemon", "--idle-timeout", "0"], env=env)
         peer = subprocess.Popen([contractor], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         children += [ours, peer]
+        floor_binary, no_floor = build_floor(root)
         connection = dbus.bus.BusConnection(address)
         deadline = time.time() + 20
         while time.time() < deadline and not (connection.name_has_owner("org.xdgshare.Share")
                                                and connection.name_has_owner("org.elementary.Contractor")):
             time.sleep(0.02)
 
-        def query(items, fields=None):
+        def full_query(items, fields=None, name="org.xdgshare.Share"):
             options = {"fields": dbus.Array(fields, signature="s")} if fields else {}
-            reply = connection.call_blocking("org.xdgshare.Share", "/org/xdgshare/Share", "org.xdgshare.Share1",
-                                             "QueryItems", "aa{sv}a{sv}", [items, options])
-            return {str(s["id"]) for s in reply}
+            return connection.call_blocking(name, "/org/xdgshare/Share", "org.xdgshare.Share1",
+                                            "QueryItems", "aa{sv}a{sv}", [items, options])
+
+        def query(items, fields=None, name="org.xdgshare.Share"):
+            return {str(s["id"]) for s in full_query(items, fields, name)}
 
         def contracts(types):
             reply = connection.call_blocking("org.elementary.Contractor", "/org/elementary/contractor",
@@ -205,32 +261,59 @@ def main():
                       f"only ours {sorted(a - b)[:5]}, only peer {sorted(b - a)[:5]}")
                 return 1
         accepted = len(checks[0][1])
+        floor = None
+        if floor_binary:
+            reply = [dict(d) for d in full_query(one)]
+            write_reply(os.path.join(root, "reply"), reply)
+            floor = subprocess.Popen([floor_binary, FLOOR_NAME, os.path.join(root, "reply")], env=env)
+            children.append(floor)
+            deadline = time.time() + 10
+            while time.time() < deadline and floor.poll() is None and not connection.name_has_owner(FLOOR_NAME):
+                time.sleep(0.02)
+            if not connection.name_has_owner(FLOOR_NAME):
+                print("peer-bench: the query floor did not start")
+                return 1
+            for label, items in [("one PNG", one), ("1,000 PNGs", many_items), ("1,000 PNGs typed", many_typed)]:
+                if [dict(d) for d in full_query(items, name=FLOOR_NAME)] != [dict(d) for d in full_query(items)]:
+                    print(f"peer-bench: the floor's reply differs from ours for {label}")
+                    return 1
         big = max(50, calls // 5)
+        floor_query = lambda items: (lambda n: query(items, name=FLOOR_NAME)) if floor else None
         rows = [
             ("Peer.Ping (floor: the transport)", calls,
              lambda n: ping("org.elementary.Contractor", "/org/elementary/contractor"),
-             lambda n: ping("org.xdgshare.Share", "/org/xdgshare/Share")),
-            ("one PNG", calls, lambda n: contracts(["image/png"]), lambda n: query(one)),
+             lambda n: ping("org.xdgshare.Share", "/org/xdgshare/Share"),
+             (lambda n: ping(FLOOR_NAME, "/org/xdgshare/Share")) if floor else None),
+            ("one PNG", calls, lambda n: contracts(["image/png"]), lambda n: query(one), floor_query(one)),
             ("one PNG, ours with fields [\"id\"]", calls, lambda n: contracts(["image/png"]),
-             lambda n: query(one, ["id"])),
+             lambda n: query(one, ["id"]), None),
             ("a type never seen before, each call", calls,
-             lambda n: contracts([f"application/x-peer-bench-{n}"]), lambda n: query(unseen(n))),
+             lambda n: contracts([f"application/x-peer-bench-{n}"]), lambda n: query(unseen(n)), None),
             ("1,000 PNGs (peer given 1,000 × image/png)", big,
-             lambda n: contracts(["image/png"] * MANY), lambda n: query(many_items)),
+             lambda n: contracts(["image/png"] * MANY), lambda n: query(many_items), floor_query(many_items)),
             ("1,000 PNGs, each with its mime-type given", big,
-             lambda n: contracts(["image/png"] * MANY), lambda n: query(many_typed)),
+             lambda n: contracts(["image/png"] * MANY), lambda n: query(many_typed), floor_query(many_typed)),
         ]
         load = os.getloadavg()[0]
         print(f"# peer-bench: {SERVICES} services, {accepted} accept a PNG; answers equal in every case")
         print(f"xdg-share: {binary}\nContractor: {contractor}\nload average at start: {load:.2f}"
               + (" (the machine was loaded)" if load >= 1 else "") + "\n")
-        print("| call | calls | Contractor CPU | our CPU | ours / peer | Contractor wall | our wall |")
-        print("|---|--:|--:|--:|--:|--:|--:|")
-        for label, count, peer_call, our_call in rows:
-            peer_cpu, peer_wall = measure(peer.pid, count, peer_call)
-            our_cpu, our_wall = measure(ours.pid, count, our_call)
+        if not floor:
+            print(f"floors: left out: {no_floor}\n")
+        print("| call | calls | Contractor CPU | our CPU | ours / peer | Contractor wall | our wall "
+              "| floor CPU | floor wall |")
+        print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+        figures = {}
+        for label, count, peer_call, our_call, floor_call in rows:
+            services = [(peer.pid, peer_call), (ours.pid, our_call)] + ([(floor.pid, floor_call)] if floor_call else [])
+            measured = measure(services, count)
+            (peer_cpu, peer_wall), (our_cpu, our_wall) = measured[0], measured[1]
+            floor_cpu, floor_wall = measured[2] if floor_call else (None, None)
+            figures[label] = (peer_cpu, our_cpu, floor_cpu, peer_wall, our_wall, floor_wall)
+            floors = (f"{floor_cpu:,.0f} µs | {floor_wall:,.0f} µs" if floor_call else "– | –")
             print(f"| {label} | {count} | {peer_cpu:,.0f} µs | {our_cpu:,.0f} µs | {our_cpu / peer_cpu:.2f}× "
-                  f"| {peer_wall:,.0f} µs | {our_wall:,.0f} µs |", flush=True)
+                  f"| {peer_wall:,.0f} µs | {our_wall:,.0f} µs | {floors} |", flush=True)
+        print_targets(figures, rows, floor is not None)
         return 0
     finally:
         for child in reversed(children):
@@ -240,6 +323,26 @@ def main():
             except subprocess.TimeoutExpired:
                 child.kill()
         shutil.rmtree(root, ignore_errors=True)
+
+
+def print_targets(figures, rows, with_floors):
+    """Issue 12's targets as ratios of this run's figures."""
+    one, unseen, many, typed = rows[1][0], rows[3][0], rows[4][0], rows[5][0]
+    targets = [
+        ("service CPU, one PNG, ours / Contractor", figures[one][1] / figures[one][0], 0.1),
+        ("service CPU, a type never seen, ours / Contractor", figures[unseen][1] / figures[unseen][0], 0.25),
+    ]
+    if with_floors:
+        targets += [
+            ("service CPU, 1,000 items with types given, ours / floor", figures[typed][1] / figures[typed][2], 1.5),
+            ("service CPU, 1,000 files detected, ours / floor (with a stat of each)",
+             figures[many][1] / figures[many][2], 1.2),
+            ("wall, one PNG, ours / floor", figures[one][4] / figures[one][5], 1.3),
+            ("wall, 1,000 files detected, ours / floor (with a stat of each)", figures[many][4] / figures[many][5], 1.3),
+        ]
+    print("\n| target | this run | at most | |\n|---|--:|--:|---|")
+    for label, ratio, limit in targets:
+        print(f"| {label} | {ratio:.2f}× | {limit}× | {'met' if ratio <= limit else 'missed'} |")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,10 @@ import ShareCore
 import ShareDBus
 
 /// Decodes the `aa{sv}` items of `QueryItems` and `Share`, saying exactly what is wrong.
+///
+/// Two ways in, one set of checks (``ItemEntries``): straight from the message with a
+/// ``DBusCursor`` (the service's way: no value tree for a thousand items), or from a decoded
+/// ``DBusValue`` (the fuzz targets').
 package enum ItemArguments {
   static let maximumItems = 10_000
 
@@ -15,68 +19,186 @@ package enum ItemArguments {
     var items: [RequestedItem] = []
     items.reserveCapacity(dictionaries.count)
     for (index, dictionary) in dictionaries.enumerated() {
-      items.append(try decodeItem(dictionary, label: "\(argument)[\(index)]"))
+      guard let entries = dictionary.vardictEntries else {
+        throw .invalidArgument("\(argument)[\(index)]", expected: "a dictionary a{sv}")
+      }
+      var item = ItemEntries()
+      for (key, value) in entries {
+        try item.add(key: key, value: value) { "\(argument)[\(index)]" }
+      }
+      items.append(try item.finish { "\(argument)[\(index)]" })
     }
     return items
   }
 
-  private static func decodeItem(_ dictionary: DBusValue, label: String) throws(BusError) -> RequestedItem {
-    guard let entries = dictionary.vardictEntries else {
-      throw .invalidArgument(label, expected: "a dictionary a{sv}")
+  /// The items under `cursor` (an `aa{sv}` argument), read where they lie in the message; the
+  /// same items and the same errors as ``decode(_:argument:)`` of the decoded value.
+  package static func decode(_ cursor: DBusCursor, argument: String) throws(BusError) -> [RequestedItem] {
+    guard cursor.kind == .array, cursor.signature == "aa{sv}" else {
+      return try decode(cursor.value() ?? .array(elementSignature: "", []), argument: argument)
     }
-    var item: ShareItem?
-    var mimeType: String?
-    var contentKeys: [String] = []
-    var unknownKeys: [String] = []
-    for (key, value) in entries {
-      switch (key, value) {
-      case ("path", .bytes(var bytes)):
-        if bytes.last == 0 { bytes.removeLast() }
-        guard !bytes.isEmpty, !bytes.contains(0) else {
-          throw .invalidArgument(label + ".path", expected: "a file path without NUL bytes")
+    var items: [RequestedItem] = []
+    var dictionary = cursor.contents()
+    // The value path counts the items before it looks at any; here an error or the limit
+    // reached first counts them, so that too many items is still the error reported.
+    func tooMany(_ error: BusError) -> BusError {
+      var count = 0
+      var counting = cursor.contents()
+      while counting.kind != .end {
+        count += 1
+        counting.next()
+      }
+      return count > maximumItems
+        ? .tooManyItems(argument: argument, limit: maximumItems, found: count) : error
+    }
+    // Callers send many items of one type: the last type given is checked once.
+    var lastType: String?
+    // Each container's end is told by `next()`: asking each value's type first would cost a
+    // call into libdbus per entry.
+    guard dictionary.kind != .end else { return items }
+    repeat {
+      let index = items.count
+      guard index < maximumItems else { throw tooMany(.tooManyItems(argument: argument, limit: 0, found: 0)) }
+      var item = ItemEntries()
+      var entry = dictionary.contents()
+      do throws(BusError) {
+        if entry.kind == .dictionaryEntry {
+          repeat {
+            var pair = entry.contents()
+            let key = pair.string() ?? ""
+            pair.next()
+            let value = pair.contents()
+            let kind = value.kind
+            if kind == .other {
+              // The value path cannot decode it (a Unix descriptor) and so never sees the entry.
+            } else if kind == .string, key == "mime-type", let lastType, value.string() == lastType {
+              item.mimeType = lastType
+            } else {
+              try item.add(key: key, value: value) { "\(argument)[\(index)]" }
+              if key == "mime-type" { lastType = item.mimeType }
+            }
+          } while entry.next()
         }
-        guard bytes.first == UInt8(ascii: "/") else {
-          throw .invalidArgument(
-            label + ".path", expected: "an absolute path", found: "'\(FilePath(bytes: bytes).displayString)'")
-        }
-        item = .file(FilePath(bytes: bytes))
-        contentKeys.append(key)
-      case ("url", .string(let url)):
-        if let path = FilePath(fileURL: url) {
-          item = .file(path)
-        } else {
-          guard ShareItem.isAbsoluteURL(url) else {
-            throw .invalidArgument(
-              label + ".url", expected: "an absolute URL such as https://example.org/", found: "'\(url)'")
-          }
-          item = .webURL(url)
-        }
-        contentKeys.append(key)
-      case ("text", .string(let text)):
-        item = .text(text)
-        contentKeys.append(key)
-      case ("mime-type", .string(let type)):
-        guard type.split(separator: "/").count == 2, !type.contains(" ") else {
-          throw .invalidArgument(
-            label + ".mime-type", expected: "a MIME type such as image/png", found: "'\(type)'")
-        }
-        mimeType = type
-      case ("path", _), ("url", _), ("text", _), ("mime-type", _):
-        let expected = key == "path" ? "ay" : "s"
+        items.append(try item.finish { "\(argument)[\(index)]" })
+      } catch {
+        throw tooMany(error)
+      }
+    } while dictionary.next()
+    return items
+  }
+}
+
+/// One item's `a{sv}` entries as they are read, and what they make.
+struct ItemEntries {
+  var item: ShareItem?
+  var mimeType: String?
+  /// The content keys met, in order: the first kept apart, so that an item as it should be
+  /// (one content key) allocates nothing for them.
+  var firstContentKey: String?
+  var moreContentKeys: [String] = []
+  var unknownKeys: [String] = []
+
+  var contentKeys: [String] { (firstContentKey.map { [$0] } ?? []) + moreContentKeys }
+
+  mutating func noteContentKey(_ key: String) {
+    if firstContentKey == nil { firstContentKey = key } else { moreContentKeys.append(key) }
+  }
+
+  /// A value read from a message, or already decoded.
+  protocol Value {
+    var itemBytes: [UInt8]? { get }
+    var itemString: String? { get }
+    /// Its type for an error message, as ``DBusValue/signature`` says it.
+    var typeName: String { get }
+  }
+
+  mutating func add(key: String, value: some Value, label: () -> String) throws(BusError) {
+    switch key {
+    case "path":
+      guard var bytes = value.itemBytes else { throw Self.wrongType(key, value, label()) }
+      if bytes.last == 0 { bytes.removeLast() }
+      guard !bytes.isEmpty, !bytes.contains(0) else {
+        throw .invalidArgument(label() + ".path", expected: "a file path without NUL bytes")
+      }
+      guard bytes.first == UInt8(ascii: "/") else {
         throw .invalidArgument(
-          label + "." + key, expected: "type '\(expected)'", found: "'\(value.signature)'")
-      default:
-        // Unknown keys are ignored, as portals do, so later versions can add some.
-        unknownKeys.append(key)
+          label() + ".path", expected: "an absolute path", found: "'\(FilePath(bytes: bytes).displayString)'")
+      }
+      item = .file(FilePath(bytes: bytes))
+      noteContentKey(key)
+    case "url":
+      guard let url = value.itemString else { throw Self.wrongType(key, value, label()) }
+      if let path = FilePath(fileURL: url) {
+        item = .file(path)
+      } else {
+        guard ShareItem.isAbsoluteURL(url) else {
+          throw .invalidArgument(
+            label() + ".url", expected: "an absolute URL such as https://example.org/", found: "'\(url)'")
+        }
+        item = .webURL(url)
+      }
+      noteContentKey(key)
+    case "text":
+      guard let text = value.itemString else { throw Self.wrongType(key, value, label()) }
+      item = .text(text)
+      noteContentKey(key)
+    case "mime-type":
+      guard let type = value.itemString else { throw Self.wrongType(key, value, label()) }
+      guard Self.isMIMEType(type) else {
+        throw .invalidArgument(
+          label() + ".mime-type", expected: "a MIME type such as image/png", found: "'\(type)'")
+      }
+      mimeType = type
+    default:
+      // Unknown keys are ignored, as portals do, so later versions can add some.
+      unknownKeys.append(key)
+    }
+  }
+
+  /// Two parts between slashes (`type.split(separator: "/").count == 2`, empty parts not
+  /// counted) and no space; without making the parts.
+  static func isMIMEType(_ type: String) -> Bool {
+    var parts = 0
+    var inPart = false
+    for byte in type.utf8 {
+      if byte == UInt8(ascii: " ") { return false }
+      if byte == UInt8(ascii: "/") {
+        inPart = false
+      } else if !inPart {
+        inPart = true
+        parts += 1
       }
     }
-    guard contentKeys.count == 1, let item else {
+    return parts == 2
+  }
+
+  private static func wrongType(_ key: String, _ value: some Value, _ label: String) -> BusError {
+    .invalidArgument(
+      label + "." + key, expected: "type '\(key == "path" ? "ay" : "s")'", found: "'\(value.typeName)'")
+  }
+
+  func finish(label: () -> String) throws(BusError) -> RequestedItem {
+    guard firstContentKey != nil, moreContentKeys.isEmpty, let item else {
+      let contentKeys = contentKeys
       let others =
         unknownKeys.isEmpty ? "" : " (besides " + unknownKeys.map { "'\($0)'" }.joined(separator: ", ") + ")"
       throw .invalidArgument(
-        label, expected: "exactly one of path, url or text",
+        label(), expected: "exactly one of path, url or text",
         found: (contentKeys.isEmpty ? "none" : contentKeys.joined(separator: " and ")) + others)
     }
     return RequestedItem(item, mimeType: mimeType)
   }
+}
+
+extension DBusValue: ItemEntries.Value {
+  var itemBytes: [UInt8]? { if case .bytes(let bytes) = self { bytes } else { nil } }
+  var itemString: String? { stringValue }
+  var typeName: String { signature }
+}
+
+extension DBusCursor: ItemEntries.Value {
+  var itemBytes: [UInt8]? { bytes() }
+  var itemString: String? { kind == .string ? string() : nil }
+  // The decoded value's signature, as the value path reports it.
+  var typeName: String { value()?.signature ?? signature }
 }

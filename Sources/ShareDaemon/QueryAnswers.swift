@@ -41,23 +41,43 @@ struct QueryAnswers {
   }
 
   mutating func queryItems(_ message: DBusMessage, catalog: ServiceCatalog) throws(BusError) -> DBusMessage {
-    let arguments = message.arguments()
-    let items = try ItemArguments.decode(arguments[0], argument: "items")
-    let fields = try Self.fields(in: arguments[1])
+    let items = try ItemArguments.decode(message.cursor(atArgument: 0), argument: "items")
+    let fields = try Self.fields(in: message.cursor(atArgument: 1).value() ?? .vardict([]))
     let selection: PreparedSelection
     do {
       selection = try catalog.inspect(items, inspector: QueryInspector(items: items, memo: detection))
     } catch {
       throw .unreadableFiles(error.problems)
     }
-    // What rules see of a selection (each attachment's kind and identifiers, and any text)
-    // decides every answer: equal shapes get the answer already worked out. Per attachment: its
-    // kind, its identifiers separated by NUL (which no D-Bus string holds) and, for a text, its
-    // length and the text itself, so that no text can pass for more attachments; then U+0001.
-    // Long texts are not worth keeping.
+    let (shape, cacheable) = Self.shape(of: selection.attachments)
+    let key = Self.cacheKey(shape: shape, fields: fields)
+    if let template = cache[key] { return message.replyCopying(template) }
+    let services = catalog.match(selection).services
+    // An empty answer costs nothing to build again; keeping one per type never seen (a new one
+    // on each call, as file managers' odd files come) would only churn the cache.
+    return reply(
+      message, listing: services, key: key, cacheable: cacheable && !services.isEmpty, fields: fields)
+  }
+
+  /// What rules see of a selection (each attachment's kind and identifiers, and any text), which
+  /// decides every answer: equal shapes get the answer already worked out. Per run of equal
+  /// attachments: the kind; each identifier after a NUL (which no D-Bus string holds) and its
+  /// length; for a text, two NULs, its length and the text; for a run longer than one, U+0003
+  /// and its length; then U+0001. The lengths are there so that no identifier or text (a caller's
+  /// MIME type may hold any character but NUL) can pass for more attachments. Whether the answer
+  /// is worth keeping: long texts are not.
+  static func shape(of attachments: [Attachment]) -> (shape: String, cacheable: Bool) {
     var shape = ""
     var cacheable = true
-    for attachment in selection.attachments {
+    var index = attachments.startIndex
+    while index < attachments.endIndex {
+      let attachment = attachments[index]
+      var end = index + 1
+      // Files and links of the same identifiers are alike to rules (texts differ by their text).
+      if case .text = attachment.item {
+      } else {
+        while end < attachments.endIndex, Self.sameShape(attachments[end], attachment) { end += 1 }
+      }
       switch attachment.item {
       case .file: shape += "f"
       case .webURL: shape += "u"
@@ -65,14 +85,21 @@ struct QueryAnswers {
         shape += "t"
         cacheable = cacheable && text.utf8.count <= 256
       }
-      for identifier in attachment.typeIdentifiers { shape += "\u{0}" + identifier }
+      for identifier in attachment.typeIdentifiers { shape += "\u{0}\(identifier.utf8.count):" + identifier }
       if case .text(let text) = attachment.item { shape += "\u{0}\u{0}\(text.utf8.count):" + text }
+      if end - index > 1 { shape += "\u{3}\(end - index)" }
       shape += "\u{1}"
+      index = end
     }
-    let key = Self.cacheKey(shape: shape, fields: fields)
-    if let template = cache[key] { return message.replyCopying(template) }
-    return reply(
-      message, listing: catalog.match(selection).services, key: key, cacheable: cacheable, fields: fields)
+    return (shape, cacheable)
+  }
+
+  /// Whether two attachments, neither a text, show rules the same thing.
+  private static func sameShape(_ other: Attachment, _ attachment: Attachment) -> Bool {
+    switch (other.item, attachment.item) {
+    case (.file, .file), (.webURL, .webURL): return other.typeIdentifiers == attachment.typeIdentifiers
+    default: return false
+    }
   }
 
   /// The keys a caller asked for in `options["fields"]` (`as`) that a dictionary may hold, sorted,

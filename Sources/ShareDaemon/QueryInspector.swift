@@ -7,31 +7,50 @@ import Synchronization
 /// touched (a missing file is no error there; `Share` still inspects every file), and GIO's
 /// guesses come from a ``DetectionMemo``.
 struct QueryInspector: FileInspector {
-  /// The caller's MIME type for each file path that has one every time it occurs in the call.
-  let givenTypes: [FilePath: String]
+  /// Paths given at least once without a type: those are looked at even where a type is given
+  /// too. Empty unless the call mixes typed and untyped files (then hashing every path pays).
+  let detected: Set<FilePath>
   let memo: DetectionMemo
 
   /// The inspector for one call's `items`.
   init(items: [RequestedItem], memo: DetectionMemo) {
-    var given: [FilePath: String] = [:]
-    var detected: Set<FilePath> = []
+    var typed = false
+    var untyped = false
     for requested in items {
-      guard case .file(let path) = requested.item else { continue }
-      if let type = requested.mimeType { given[path] = type } else { detected.insert(path) }
+      guard case .file = requested.item else { continue }
+      if requested.mimeType == nil { untyped = true } else { typed = true }
     }
-    // A path given both with and without a type must be looked at for the item without one.
-    for path in detected { given[path] = nil }
-    givenTypes = given
+    var detected: Set<FilePath> = []
+    if typed && untyped {
+      for requested in items where requested.mimeType == nil {
+        if case .file(let path) = requested.item { detected.insert(path) }
+      }
+    }
+    self.detected = detected
     self.memo = memo
   }
 
   func inspect(_ path: FilePath) throws(FileProblem) -> FileFacts {
-    if let type = givenTypes[path] {
+    try memo.inspect(path)
+  }
+
+  func inspect(_ path: FilePath, givenType: String?) throws(FileProblem) -> FileFacts {
+    if let type = givenType, detected.isEmpty || !detected.contains(path) {
       // The type system puts the given type in place of this one; only a directory's kind
       // matters to rules, and a caller that says `inode/directory` means one.
-      return FileFacts(contentType: type, size: 0, isDirectory: type.lowercased() == "inode/directory")
+      return FileFacts(contentType: type, size: 0, isDirectory: Self.isDirectoryType(type))
     }
     return try memo.inspect(path)
+  }
+
+  /// `type.lowercased() == "inode/directory"`, without making the lowercased copy.
+  static func isDirectoryType(_ type: String) -> Bool {
+    let expected = "inode/directory".utf8
+    guard type.utf8.count == expected.count else { return false }
+    return zip(type.utf8, expected).allSatisfy { pair in
+      let byte = pair.0
+      return (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte) == pair.1
+    }
   }
 }
 
@@ -40,11 +59,22 @@ struct QueryInspector: FileInspector {
 /// again. Bounded by the bytes it holds; when a new answer does not fit it starts over.
 final class DetectionMemo: Sendable {
   private struct Key: Hashable {
-    var path: [UInt8]
+    // The integers first: equality compares in this order, and a probe of the table that meets
+    // another file's entry is told apart by its inode without reading the path.
     var device: UInt64
     var inode: UInt64
     var size: UInt64
     var modified: Int64
+    var path: [UInt8]
+
+    // The path's bytes in one go: hashing them one by one was most of a lookup's cost.
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(device)
+      hasher.combine(inode)
+      hasher.combine(size)
+      hasher.combine(modified)
+      path.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
   }
 
   /// The bytes the memo may hold: each entry's path, type and a fixed overhead.
@@ -65,8 +95,8 @@ final class DetectionMemo: Sendable {
     // names the problem; only files that exist are remembered.
     guard let status = try? FileSystem.status(path.bytes) else { return try GIOFileInspector().inspect(path) }
     let key = Key(
-      path: path.bytes, device: status.device, inode: status.inode, size: status.size,
-      modified: status.modified)
+      device: status.device, inode: status.inode, size: status.size, modified: status.modified,
+      path: path.bytes)
     if let known = state.withLock({ $0.facts[key] }) { return known }
     let facts = try GIOFileInspector().inspect(path)
     let size = key.path.count + facts.contentType.utf8.count + Self.entryOverhead

@@ -13,6 +13,8 @@ public struct ServiceCatalog: Sendable {
   public let types: TypeSystem
   /// The services to offer: not hidden, requirements met.
   public let offered: [ShareService]
+  /// The rules of ``offered``, in its order, compiled once per load: matching asks them all.
+  private let offeredRules: CompiledRules
   private let requirements: any RequirementChecker
 
   /// Loads the services of the desktop described by `environment`.
@@ -33,6 +35,7 @@ public struct ServiceCatalog: Sendable {
     self.types = types
     self.requirements = requirements(registry.services)
     offered = registry.offered(in: self.requirements)
+    offeredRules = CompiledRules(offered.map(\.rule))
   }
 
   /// The services of this desktop: shared-mime-info's types, `PATH` and the session bus.
@@ -78,7 +81,8 @@ public struct ServiceCatalog: Sendable {
   public func match(_ selection: PreparedSelection) -> ServiceMatch {
     let activation = ActivationSelection(attachments: selection.attachments, types: types)
     return ServiceMatch(
-      selection: selection, activation: activation, services: offered.filter { $0.rule.accepts(activation) })
+      selection: selection, activation: activation,
+      services: offeredRules.accepting(activation).map { offered[$0] })
   }
 
   /// Which offered services accept `items`, together with what was built on the way.

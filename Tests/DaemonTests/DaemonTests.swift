@@ -166,6 +166,25 @@ import Testing
     #expect(throws: DBusFailure.self) { _ = try call(client, "QueryItems", query) }
   }
 
+  @Test func runsOfOneTypeAreAnsweredByTheirLength() throws {
+    // Answers are kept by what rules see, runs of equal attachments counted: five images are not
+    // one, and no type a caller makes up (any character but NUL) passes for a run's count.
+    let daemon = try startDaemon()
+    defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
+    let client = try BusConnection.connect(address: bus.address)
+    func query(_ types: [String]) throws -> [String] {
+      let items = types.enumerated().map { index, type -> [(String, DBusValue)] in
+        [("path", .bytes(Array("/nowhere/\(index)".utf8))), ("mime-type", .string(type))]
+      }
+      return ids(try call(client, "QueryItems", [Self.items(items), Self.noOptions]))
+    }
+    #expect(try query(Array(repeating: "image/x-a", count: 5)) == ["com.example.echo"])
+    #expect(try query(["image/x-a\u{3}5"]) == ["com.example.echo", "ch.example.hoi"])
+    #expect(try query(["image/x-a"]) == ["com.example.echo", "ch.example.hoi"])
+    #expect(try query(["image/x-a", "image/x-a"]) == ["com.example.echo"])
+    #expect(try query(Array(repeating: "image/x-a", count: 5)) == ["com.example.echo"])
+  }
+
   @Test func fieldsCutEachDictionaryDownToTheKeysAskedFor() throws {
     let daemon = try startDaemon()
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }

@@ -35,7 +35,21 @@ private func selection(_ attachments: [ShareCore.Attachment], mime: MIMEHierarch
 }
 
 private func accepts(_ rule: String, _ attachments: [ShareCore.Attachment]) throws -> Bool {
-  try PredicateParser.parse(rule).evaluate(selection(attachments))
+  try PredicateParser.parse(rule).evaluateBothWays(selection(attachments))
+}
+
+extension Predicate {
+  /// The tree's answer, checked against the same rule compiled (``CompiledRules``), so that every
+  /// case here holds for both.
+  fileprivate func evaluateBothWays(
+    _ selection: ActivationSelection, sourceLocation: SourceLocation = #_sourceLocation
+  ) -> Bool {
+    let answer = evaluate(selection)
+    let compiled = CompiledRules([.predicate(.constant(false)), .predicate(self)])
+    #expect(compiled.accepts(1, selection) == answer, sourceLocation: sourceLocation)
+    #expect(compiled.accepting(selection) == (answer ? [1] : []), sourceLocation: sourceLocation)
+    return answer
+  }
 }
 
 /// Wraps a predicate over `$e`, the one extension item.
@@ -352,12 +366,12 @@ private let pspdfkitHidden = """
     for alias in ["image/jpg", "IMAGE/PJPEG", "image/jpeg"] {
       let rule = try PredicateParser.parse(
         everyAttachment("ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO '\(alias)'"))
-      #expect(rule.evaluate(selection([jpeg], mime: mime)), "\(alias)")
+      #expect(rule.evaluateBothWays(selection([jpeg], mime: mime)), "\(alias)")
     }
     let png = try PredicateParser.parse(
       everyAttachment("ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO 'image/jpg'"))
     #expect(
-      !png.evaluate(
+      !png.evaluateBothWays(
         selection(
           [
             ShareCore.Attachment(
@@ -374,8 +388,8 @@ private let pspdfkitHidden = """
       item: .file(FilePath("/f.svg")), typeIdentifiers: types.typeIdentifiers(forMIMEType: "image/svg+xml"))
     let rule = try PredicateParser.parse(
       everyAttachment("ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO 'application/xml'"))
-    #expect(rule.evaluate(selection([svg], mime: mime)))
-    #expect(!rule.evaluate(selection([svg])))
+    #expect(rule.evaluateBothWays(selection([svg], mime: mime)))
+    #expect(!rule.evaluateBothWays(selection([svg])))
   }
 }
 
@@ -436,6 +450,31 @@ private let pspdfkitHidden = """
     #expect(try accepts(overItem(rule), [png]))
     #expect(try accepts(overItem(rule), [pdf, png]))
     #expect(try !accepts(overItem(rule), [pdf]))
+  }
+
+  @Test func manyRulesCompiledTogetherAnswerAsEachAlone() throws {
+    // Rules sharing constants (one table, one answer per identifier and constant) and dictionary
+    // rules among them, asked about selections one after another.
+    let sources = [
+      everyAttachment("ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO \"public.image\""),
+      everyAttachment("ANY $a.registeredTypeIdentifiers UTI-EQUALS \"image/png\""),
+      everyAttachment("ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO \"public.data\""),
+      overItem("$e.attributedContentText CONTAINS \"world\""),
+      "ANY \(identifiers) == \"public.png\" AND NOT (ANY \(identifiers) UTI-EQUALS \"image/png\")",
+      "SUBQUERY(\(identifiers), $t, $t BEGINSWITH \"image/\").@count >= 2",
+    ]
+    let predicates = try sources.map { try PredicateParser.parse($0) }
+    let rules: [ActivationRule] =
+      predicates.map(ActivationRule.predicate) + [.dictionary(DictionaryRule(maxImages: 1, version: 2))]
+    let compiled = CompiledRules(rules)
+    #expect(compiled.count == rules.count)
+    for attachments in [
+      [png], [png, jpeg], [png, pdf], [text], [text, png], [folder], [url], [], [ownType],
+    ] {
+      let chosen = selection(attachments)
+      let expected = rules.indices.filter { rules[$0].accepts(chosen) }
+      #expect(compiled.accepting(chosen) == expected, "\(attachments.map(\.item.shortName))")
+    }
   }
 
   @Test func countsWeighAttachmentsByTypeClass() throws {

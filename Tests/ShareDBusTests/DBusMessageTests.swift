@@ -112,3 +112,62 @@ let everyValue: [DBusValue] = [
     #expect(message.arguments() == [.int32(1), .string("two")])
   }
 }
+
+@Suite struct DBusCursorTests {
+  @Test(arguments: everyValue)
+  func aValueReadsTheSameThroughACursor(value: DBusValue) {
+    let message = call([.int32(0), value])
+    #expect(message.cursor(atArgument: 1).value() == value)
+    #expect(message.cursor(atArgument: 1).signature == value.signature)
+  }
+
+  @Test func aCursorStepsThroughTheArgumentsToTheEnd() {
+    let message = call([.string("a"), .bytes([1, 0, 2]), .objectPath("/o"), .int32(3)])
+    var cursor = message.cursor(atArgument: 0)
+    #expect(cursor.kind == .string && cursor.string() == "a" && cursor.bytes() == nil)
+    do {
+      let moved = cursor.next()
+      #expect(moved)
+    }
+    #expect(cursor.kind == .array && cursor.bytes() == [1, 0, 2] && cursor.string() == nil)
+    do {
+      let moved = cursor.next()
+      #expect(moved)
+    }
+    #expect(cursor.kind == .objectPath && cursor.string() == "/o")
+    do {
+      let moved = cursor.next()
+      #expect(moved)
+    }
+    #expect(cursor.kind == .int32 && cursor.string() == nil)
+    do {
+      let moved = cursor.next()
+      #expect(!moved)
+    }
+    #expect(cursor.kind == .end && cursor.value() == nil)
+    #expect(message.cursor(atArgument: 9).kind == .end)
+    #expect(call().cursor(atArgument: 0).kind == .end)
+  }
+
+  @Test func aCursorEntersContainers() {
+    let message = call([.vardict([("path", .bytes([47, 97])), ("n", .uint32(2))])])
+    let dictionary = message.cursor(atArgument: 0)
+    #expect(dictionary.kind == .array)
+    var entry = dictionary.contents()
+    #expect(entry.kind == .dictionaryEntry)
+    var pair = entry.contents()
+    #expect(pair.string() == "path")
+    pair.next()
+    #expect(pair.kind == .variant && pair.contents().bytes() == [47, 97])
+    do {
+      let moved = entry.next()
+      #expect(moved)
+    }
+    #expect(entry.contents().value() == .string("n"))
+    do {
+      let moved = entry.next()
+      #expect(!moved)
+    }
+    #expect(call([.array(elementSignature: "s", [])]).cursor(atArgument: 0).contents().kind == .end)
+  }
+}

@@ -6,8 +6,8 @@ import ShareDaemon
 
 /// The items argument of `QueryItems` and `Share` (`aa{sv}`), built from the input as a client
 /// could send it: mostly the item keys (path, url, text, mime-type) with values of any type,
-/// sometimes anything at all. Decoding must give one item per dictionary or an error, and the
-/// same after a trip over the wire.
+/// sometimes anything at all. Decoding must give one item per dictionary or an error, the same
+/// after a trip over the wire, and the same read straight from the message (``DBusCursor``).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDBusItems(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   var input = FuzzInput(inputBytes(data, size))
@@ -23,6 +23,15 @@ public func fuzzDBusItems(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     expect(same(again[0], value), "items read back differently: \(value) → \(again[0])")
     let redecoded = Result { () throws(BusError) in try ItemArguments.decode(again[0], argument: "items") }
     expect(redecoded == decoded, "the items decode differently after the wire")
+    // The service reads the items where they lie in the message: the same items, the same errors.
+    let call = DBusMessage.methodCall(destination: nil, path: "/", interface: nil, member: "QueryItems")
+    call.append([value])
+    if let message = try? DBusMessage.demarshal(call.marshal()) {
+      let read = Result { () throws(BusError) in
+        try ItemArguments.decode(message.cursor(atArgument: 0), argument: "items")
+      }
+      expect(read == decoded, "items read from the message differ: \(read) against \(decoded)")
+    }
   } else {
     expect(false, "items did not come back from the wire: \(value)")
   }

@@ -53,8 +53,25 @@ public struct ActivationSelection: Sendable {
     var attachmentClasses: [Int] = []
     var kindCounts: [Kind: Int] = [:]
     var texts: [String] = []
+    // Selections come in runs of one type (a thousand photos): a file or link registering the
+    // same identifiers as the one before is of its class, found without hashing anything.
+    var previous: (typeIdentifiers: [String], isFile: Bool, typeClass: Int)?
 
     for attachment in attachments {
+      let isFile: Bool
+      switch attachment.item {
+      case .file: isFile = true
+      case .webURL: isFile = false
+      case .text: previous = nil; isFile = false
+      }
+      if let previous, previous.isFile == isFile,
+        previous.typeIdentifiers == attachment.typeIdentifiers
+      {
+        classes[previous.typeClass].count += 1
+        attachmentClasses.append(previous.typeClass)
+        kindCounts[classes[previous.typeClass].kind, default: 0] += 1
+        continue
+      }
       let ids = attachment.typeIdentifiers.map { id -> Int in
         if let index = identifierIndex[id] { return index }
         identifierIndex[id] = identifiers.count
@@ -75,14 +92,17 @@ public struct ActivationSelection: Sendable {
       }
       kindCounts[kind, default: 0] += 1
       let key = ids + [-1 - kind.rawValue]
+      let typeClass: Int
       if let existing = classIndex[key] {
+        typeClass = existing
         classes[existing].count += 1
-        attachmentClasses.append(existing)
       } else {
+        typeClass = classes.count
         classIndex[key] = classes.count
-        attachmentClasses.append(classes.count)
         classes.append(TypeClass(kind: kind, identifiers: ids, count: 1))
       }
+      attachmentClasses.append(typeClass)
+      previous = kind == .text ? nil : (attachment.typeIdentifiers, isFile, typeClass)
     }
     self.attachments = attachments
     self.items = [

@@ -61,6 +61,16 @@ public struct FileFacts: Hashable, Sendable {
 /// ``FileProblem`` for a file that cannot be looked at.
 public protocol FileInspector: Sendable {
   func inspect(_ path: FilePath) throws(FileProblem) -> FileFacts
+  /// The file at `path`, which the caller says is of `givenType` (or says nothing); its
+  /// content type is the given one in any case. By default the file is looked at all the same;
+  /// an inspector that trusts callers (`QueryItems`) need not.
+  func inspect(_ path: FilePath, givenType: String?) throws(FileProblem) -> FileFacts
+}
+
+extension FileInspector {
+  public func inspect(_ path: FilePath, givenType: String?) throws(FileProblem) -> FileFacts {
+    try inspect(path)
+  }
 }
 
 /// A file that could not be looked at.

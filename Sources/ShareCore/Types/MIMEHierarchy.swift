@@ -38,7 +38,7 @@ public struct MIMEHierarchy: Sendable {
 
   /// The canonical name of a MIME type (resolving an alias), lowercased.
   public func canonical(_ mimeType: String) -> String {
-    let lowered = mimeType.lowercased()
+    let lowered = lowercase(mimeType)
     return aliases[lowered] ?? lowered
   }
 
@@ -128,4 +128,12 @@ public struct MIMEHierarchy: Sendable {
       return field.count
     }
   }
+}
+
+/// `text.lowercased()`, without making a copy when it is already lowercase ASCII (as MIME types
+/// and identifiers almost always are): a type never seen is looked up a dozen times on its way
+/// through the hierarchies.
+func lowercase(_ text: String) -> String {
+  text.utf8.allSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
+    ? text : text.lowercased()
 }

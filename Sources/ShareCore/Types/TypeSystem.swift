@@ -73,7 +73,7 @@ public struct TypeSystem: Sendable {
   }
 
   private func computeClosure(of identifier: String) -> Set<String> {
-    let start = Self.isMIMEType(identifier) ? mime.canonical(identifier) : identifier.lowercased()
+    let start = Self.isMIMEType(identifier) ? mime.canonical(identifier) : lowercase(identifier)
     var closure: Set<String> = []
     var pending = [start]
     if !Self.isMIMEType(start), let preferred = table.entry(start)?.mimeTypes.first {
@@ -113,7 +113,7 @@ public struct TypeSystem: Sendable {
 
   /// Whether `identifier` conforms to `target`; both may be UTIs or MIME types.
   public func conforms(_ identifier: String, to target: String) -> Bool {
-    let target = Self.isMIMEType(target) ? mime.canonical(target) : target.lowercased()
+    let target = Self.isMIMEType(target) ? mime.canonical(target) : lowercase(target)
     return conformanceClosure(of: identifier).contains(target)
   }
 
@@ -132,7 +132,22 @@ public struct TypeSystem: Sendable {
     var attachments: [Attachment] = []
     var problems: [FileProblem] = []
     var identifiersByType: [String: [String]] = [:]
+    // Selections are mostly of one type: the last answer is checked first, by equality alone.
+    var last: (mimeType: String, identifiers: [String])?
+    var lastGiven: (given: String, canonical: String)?
+    func canonical(_ given: String) -> String {
+      if let lastGiven, lastGiven.given == given { return lastGiven.canonical }
+      let canonical = mime.canonical(given)
+      lastGiven = (given, canonical)
+      return canonical
+    }
     func identifiers(_ mimeType: String) -> [String] {
+      if let last, last.mimeType == mimeType { return last.identifiers }
+      let found = lookUp(mimeType)
+      last = (mimeType, found)
+      return found
+    }
+    func lookUp(_ mimeType: String) -> [String] {
       if let known = identifiersByType[mimeType] { return known }
       if let known = identifiersByMIMEType.lookup(mimeType) {
         identifiersByType[mimeType] = known
@@ -147,8 +162,8 @@ public struct TypeSystem: Sendable {
       switch requested.item {
       case .file(let path):
         do {
-          var facts = try inspector.inspect(path)
-          if let given = requested.mimeType { facts.contentType = mime.canonical(given) }
+          var facts = try inspector.inspect(path, givenType: requested.mimeType)
+          if let given = requested.mimeType { facts.contentType = canonical(given) }
           attachments.append(
             Attachment(item: requested.item, typeIdentifiers: identifiers(facts.contentType), file: facts))
         } catch {
@@ -157,7 +172,7 @@ public struct TypeSystem: Sendable {
       case .webURL:
         attachments.append(Attachment(item: requested.item, typeIdentifiers: Self.webURLIdentifiers))
       case .text:
-        let ids = requested.mimeType.map { identifiers(mime.canonical($0)) } ?? Self.textIdentifiers
+        let ids = requested.mimeType.map { identifiers(canonical($0)) } ?? Self.textIdentifiers
         attachments.append(Attachment(item: requested.item, typeIdentifiers: ids))
       }
     }

@@ -31,10 +31,10 @@ public struct UTITable: Sendable {
   }
 
   /// The entry for a (lowercase) identifier.
-  public func entry(_ identifier: String) -> Entry? { entries[identifier.lowercased()] }
+  public func entry(_ identifier: String) -> Entry? { entries[lowercase(identifier)] }
 
   /// The identifier whose MIME types include `mimeType`.
-  public func identifier(forMIMEType mimeType: String) -> String? { byMIMEType[mimeType.lowercased()] }
+  public func identifier(forMIMEType mimeType: String) -> String? { byMIMEType[lowercase(mimeType)] }
 
   /// Every identifier in the table, for tests and documentation.
   public var allIdentifiers: [String] { entries.keys.sorted() }

@@ -158,7 +158,7 @@ public final class DBusMessage: @unchecked Sendable {
 
   // MARK: Decoding
 
-  private static func read(_ iterator: inout DBusMessageIter) -> DBusValue? {
+  static func read(_ iterator: inout DBusMessageIter) -> DBusValue? {
     func basic<T: BitwiseCopyable>(_ initial: T) -> T {
       var value = initial
       withUnsafeMutableBytes(of: &value) { dbus_message_iter_get_basic(&iterator, $0.baseAddress) }

@@ -32,13 +32,16 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Calls `body` and turns a `-1` result into a ``SystemError`` carrying `errno`; retries on `EINTR`.
+/// `subject` is made only for the error (the service stats a thousand paths in one call).
 @discardableResult
-func check<T: BinaryInteger>(_ call: String, subject: String? = nil, _ body: () -> T) throws(SystemError) -> T
-{
+func check<T: BinaryInteger>(
+  _ call: String, subject: @autoclosure () -> String? = nil, _ body: () -> T
+) throws(SystemError) -> T {
   while true {
     let result = body()
     if result != -1 { return result }
-    if Glibc.errno != EINTR { throw SystemError(call: call, errno: Glibc.errno, subject: subject) }
+    let code = Glibc.errno
+    if code != EINTR { throw SystemError(call: call, errno: code, subject: subject()) }
   }
 }
 
@@ -47,10 +50,12 @@ func check<T: BinaryInteger>(_ call: String, subject: String? = nil, _ body: () 
 public func withCString<T, E: Error>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws(E) -> T)
   throws(E) -> T
 {
-  let result: Result<T, E> = (bytes + [0]).withUnsafeBufferPointer { buffer in
-    buffer.withMemoryRebound(to: CChar.self) { pointer in
-      Result { () throws(E) -> T in try body(pointer.baseAddress!) }
-    }
+  // On the stack when it is small: the service looks at a thousand paths in one call.
+  let result: Result<T, E> = withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) {
+    copy in
+    for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
+    copy[bytes.count] = 0
+    return Result { () throws(E) -> T in try body(copy.baseAddress!) }
   }
   return try result.get()
 }

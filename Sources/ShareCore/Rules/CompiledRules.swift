@@ -1,0 +1,531 @@
+// Longer than 400 lines on purpose: the compiler, the flat tables and the evaluator, which
+// follows PredicateEvaluator step by step and must stay beside what it reads, in one place.
+
+/// Many activation rules made ready to be asked about one selection after another, as the D-Bus
+/// service and `xdg-share list` do with every installed service.
+///
+/// Why not walk each ``Predicate`` tree: its cases are boxes and arrays, and reading them costs
+/// reference counting on every node, which was most of what matching 200 rules against a type
+/// never seen before cost. Here each predicate is one run of plain nodes in one array, and the
+/// string constants of all rules sit in one table: a type question (`UTI-CONFORMS-TO "x"`,
+/// `UTI-EQUALS "x"`) is answered once per selection identifier and constant, however many rules
+/// ask it. The answers are exactly those of ``Predicate/evaluate(_:)`` and
+/// ``DictionaryRule/accepts(_:)``.
+public struct CompiledRules: Sendable {
+  private enum Rule {
+    case dictionary(DictionaryRule)
+    case predicate(root: Int)
+  }
+
+  private let rules: [Rule]
+  private let program: Program
+
+  /// Compiles `rules`, in order.
+  public init(_ rules: [ActivationRule]) {
+    var builder = ProgramBuilder()
+    self.rules = rules.map { rule in
+      switch rule {
+      case .dictionary(let dictionary): .dictionary(dictionary)
+      case .predicate(let predicate): .predicate(root: builder.predicate(predicate))
+      }
+    }
+    program = builder.program
+  }
+
+  /// How many rules there are.
+  public var count: Int { rules.count }
+
+  /// The positions of the rules that accept `selection`, ascending.
+  public func accepting(_ selection: ActivationSelection) -> [Int] {
+    var state = ProgramState(
+      identifiers: selection.identifiers.count, constants: program.strings.count)
+    let evaluator = ProgramEvaluator(program: program, selection: SelectionTables(selection))
+    var accepted: [Int] = []
+    for index in rules.indices {
+      let accepts =
+        switch rules[index] {
+        case .dictionary(let rule): rule.accepts(selection)
+        case .predicate(let root): evaluator.holds(root, &state)
+        }
+      if accepts { accepted.append(index) }
+    }
+    return accepted
+  }
+
+  /// Whether rule number `index` accepts `selection`.
+  public func accepts(_ index: Int, _ selection: ActivationSelection) -> Bool {
+    switch rules[index] {
+    case .dictionary(let rule): return rule.accepts(selection)
+    case .predicate(let root):
+      var state = ProgramState(identifiers: selection.identifiers.count, constants: program.strings.count)
+      return ProgramEvaluator(program: program, selection: SelectionTables(selection)).holds(root, &state)
+    }
+  }
+}
+
+/// Predicates as plain nodes: predicates, operands and collections alike, children by index.
+struct Program: Sendable {
+  enum Kind: UInt8 {
+    // Predicates.
+    case constant, not, and, or, comparison, quantified
+    // Operands.
+    case null, number, string, typeIdentifier, itemText, itemTitle, userInfo, count
+    // Collections.
+    case extensionItems, attachmentsOfVariable, attachmentsOfEach, identifiersOfVariable, identifiersOfEach
+    case subquery
+  }
+
+  /// One node. What `a`, `b` and `c` hold depends on the kind:
+  /// constant: a = 0 or 1; not: a = operand; and/or: a = first in ``operands``, b = count;
+  /// comparison: a, b = operands; quantified: a = collection, b = right operand;
+  /// number: a = index in ``numbers``; string: a = index in ``strings``; typeIdentifier, itemText: a = depth;
+  /// count: a = collection; …OfVariable: a = depth; …OfEach: a = collection;
+  /// subquery: a = collection, b = depth, c = predicate.
+  /// Sixteen bytes, so that reading one costs little: numbers are in ``numbers``.
+  struct Node {
+    var kind: Kind
+    var op: Predicate.Operator = .equal
+    var quantifier: Predicate.Quantifier = .any
+    private var storedA: Int32 = 0
+    private var storedB: Int32 = 0
+    private var storedC: Int32 = 0
+
+    init(
+      kind: Kind, op: Predicate.Operator = .equal, quantifier: Predicate.Quantifier = .any, a: Int = 0,
+      b: Int = 0, c: Int = 0
+    ) {
+      self.kind = kind
+      self.op = op
+      self.quantifier = quantifier
+      // A rule would need billions of nodes to pass these; Int32(clamping:) keeps that harmless.
+      storedA = Int32(clamping: a)
+      storedB = Int32(clamping: b)
+      storedC = Int32(clamping: c)
+    }
+
+    var a: Int { Int(storedA) }
+    var b: Int { Int(storedB) }
+    var c: Int { Int(storedC) }
+  }
+
+  var nodes: [Node] = []
+  /// The operands of `and` and `or` nodes.
+  var operands: [Int] = []
+  /// Every string constant, each once.
+  var strings: [String] = []
+  /// The number constants.
+  var numbers: [Double] = []
+}
+
+private struct ProgramBuilder {
+  var program = Program()
+  var stringIndex: [String: Int] = [:]
+
+  mutating func add(_ node: Program.Node) -> Int {
+    program.nodes.append(node)
+    return program.nodes.count - 1
+  }
+
+  mutating func predicate(_ predicate: Predicate) -> Int {
+    switch predicate {
+    case .constant(let value):
+      return add(.init(kind: .constant, a: value ? 1 : 0))
+    case .not(let operand):
+      return add(.init(kind: .not, a: self.predicate(operand)))
+    case .and(let operands), .or(let operands):
+      let children = operands.map { self.predicate($0) }
+      let start = program.operands.count
+      program.operands += children
+      let kind: Program.Kind = if case .and = predicate { .and } else { .or }
+      return add(.init(kind: kind, a: start, b: children.count))
+    case .comparison(let left, let op, let right):
+      let left = operand(left)
+      return add(.init(kind: .comparison, op: op, a: left, b: operand(right)))
+    case .quantified(let quantifier, let collection, let op, let right):
+      let collection = self.collection(collection)
+      return add(.init(kind: .quantified, op: op, quantifier: quantifier, a: collection, b: operand(right)))
+    }
+  }
+
+  mutating func operand(_ operand: Predicate.Operand) -> Int {
+    switch operand {
+    case .constant(.null): return add(.init(kind: .null))
+    case .constant(.bool(let value)): return number(value ? 1 : 0)
+    case .constant(.number(let value)): return number(value)
+    case .constant(.string(let value)): return add(.init(kind: .string, a: string(value)))
+    case .typeIdentifier(let depth): return add(.init(kind: .typeIdentifier, a: depth))
+    case .itemValue(.attributedContentText, let depth): return add(.init(kind: .itemText, a: depth))
+    case .itemValue(.attributedTitle, _): return add(.init(kind: .itemTitle))
+    case .itemValue(.userInfo, _): return add(.init(kind: .userInfo))
+    case .count(let collection): return add(.init(kind: .count, a: self.collection(collection)))
+    }
+  }
+
+  mutating func collection(_ collection: Predicate.CollectionExpression) -> Int {
+    switch collection {
+    case .extensionItems:
+      return add(.init(kind: .extensionItems))
+    case .attachments(of: .variable(let depth)):
+      return add(.init(kind: .attachmentsOfVariable, a: depth))
+    case .attachments(of: .each(let source)):
+      return add(.init(kind: .attachmentsOfEach, a: self.collection(source)))
+    case .registeredTypeIdentifiers(of: .variable(let depth)):
+      return add(.init(kind: .identifiersOfVariable, a: depth))
+    case .registeredTypeIdentifiers(of: .each(let source)):
+      return add(.init(kind: .identifiersOfEach, a: self.collection(source)))
+    case .subquery(let source, let depth, let predicate):
+      let source = self.collection(source)
+      return add(.init(kind: .subquery, a: source, b: depth, c: self.predicate(predicate)))
+    }
+  }
+
+  mutating func number(_ value: Double) -> Int {
+    program.numbers.append(value)
+    return add(.init(kind: .number, a: program.numbers.count - 1))
+  }
+
+  mutating func string(_ value: String) -> Int {
+    if let known = stringIndex[value] { return known }
+    stringIndex[value] = program.strings.count
+    program.strings.append(value)
+    return program.strings.count - 1
+  }
+}
+
+/// What one evaluation changes: the SUBQUERY variables, and the type answers found so far.
+struct ProgramState {
+  var scope = PredicateScope()
+  /// By identifier × string constant: 0 not yet asked, 1 no, 2 yes. One table for
+  /// `UTI-CONFORMS-TO`, one for equality.
+  var conforms: [UInt8]
+  var equals: [UInt8]
+  let constants: Int
+
+  init(identifiers: Int, constants: Int) {
+    self.constants = constants
+    conforms = Array(repeating: 0, count: identifiers * constants)
+    equals = conforms
+  }
+}
+
+/// A value met during evaluation: type identifiers and strings stay indices.
+private enum ProgramValue {
+  case null
+  case number(Double)
+  /// A string constant, by its index.
+  case constant(Int)
+  /// The `attributedContentText` of the item with this index (which has one).
+  case text(Int)
+  case typeIdentifier(Int)
+  case emptyDictionary
+}
+
+/// What a ``Program`` reads of an ``ActivationSelection``, in flat arrays of integers: reading
+/// the selection's arrays of structures holding arrays costs reference counting on every step.
+private struct SelectionTables {
+  let selection: ActivationSelection
+  /// Type class `c`'s identifiers are `classIdentifiers[classStart[c]..<classStart[c + 1]]`.
+  let classIdentifiers: [Int]
+  let classStart: [Int]
+  /// Item `i`'s type classes, each once with its count, are at `itemStart[i]..<itemStart[i + 1]`
+  /// of `itemClass` and `itemClassCount`.
+  let itemClass: [Int]
+  let itemClassCount: [Int]
+  let itemStart: [Int]
+  /// How many attachments each item has.
+  let itemAttachments: [Int]
+
+  init(_ selection: ActivationSelection) {
+    self.selection = selection
+    var classIdentifiers: [Int] = []
+    var classStart = [0]
+    for typeClass in selection.typeClasses {
+      classIdentifiers += typeClass.identifiers
+      classStart.append(classIdentifiers.count)
+    }
+    var itemClass: [Int] = []
+    var itemClassCount: [Int] = []
+    var itemStart = [0]
+    for item in selection.items {
+      for (typeClass, count) in item.classCounts {
+        itemClass.append(typeClass)
+        itemClassCount.append(count)
+      }
+      itemStart.append(itemClass.count)
+    }
+    self.classIdentifiers = classIdentifiers
+    self.classStart = classStart
+    self.itemClass = itemClass
+    self.itemClassCount = itemClassCount
+    self.itemStart = itemStart
+    itemAttachments = selection.items.map(\.attachmentClasses.count)
+  }
+
+  var itemCount: Int { itemAttachments.count }
+  var identifierCount: Int { selection.identifiers.count }
+
+  func identifiers(ofClass typeClass: Int) -> Range<Int> { classStart[typeClass]..<classStart[typeClass + 1] }
+  func classes(ofItem item: Int) -> Range<Int> { itemStart[item]..<itemStart[item + 1] }
+}
+
+/// ``PredicateEvaluator`` over a ``Program``: the same steps, node by node.
+private struct ProgramEvaluator {
+  let program: Program
+  let selection: SelectionTables
+
+  func holds(_ node: Int, _ state: inout ProgramState) -> Bool {
+    let node = program.nodes[node]
+    switch node.kind {
+    case .constant:
+      return node.a != 0
+    case .not:
+      return !holds(node.a, &state)
+    case .and:
+      for index in node.a..<(node.a + node.b) where !holds(program.operands[index], &state) { return false }
+      return true
+    case .or:
+      for index in node.a..<(node.a + node.b) where holds(program.operands[index], &state) { return true }
+      return false
+    case .comparison:
+      let left = value(of: node.a, &state)
+      return compare(left, node.op, value(of: node.b, &state), &state)
+    case .quantified:
+      let right = value(of: node.b, &state)
+      let quantifier = node.quantifier
+      let decisive = quantifier != .all
+      let collection = program.nodes[node.a]
+      if collection.kind == .identifiersOfVariable {
+        let identifiers = selection.identifiers(ofClass: state.scope[collection.a])
+        // Every real rule's question, `ANY $a.registeredTypeIdentifiers UTI-… "constant"`, is
+        // a lookup in the answers table.
+        if case .constant(let constant) = right, node.op == .typeEquals || node.op == .conformsTo {
+          let equality = node.op == .typeEquals
+          for index in identifiers {
+            let identifier = selection.classIdentifiers[index]
+            let answer =
+              equality ? sameAs(identifier, constant, &state) : conforms(identifier, constant, &state)
+            if answer == decisive { return quantifier == .any }
+          }
+          return quantifier != .any
+        }
+        for index in identifiers
+        where compare(.typeIdentifier(selection.classIdentifiers[index]), node.op, right, &state) == decisive
+        {
+          return quantifier == .any
+        }
+        return quantifier != .any
+      }
+      let finished = forEach(node.a, &state) { identifier, _, state in
+        compare(.typeIdentifier(identifier), node.op, right, &state) != decisive
+      }
+      return finished != (quantifier == .any)
+    default:
+      return false
+    }
+  }
+
+  private func value(of node: Int, _ state: inout ProgramState) -> ProgramValue {
+    let node = program.nodes[node]
+    switch node.kind {
+    case .number: return .number(program.numbers[node.a])
+    case .string: return .constant(node.a)
+    case .typeIdentifier: return .typeIdentifier(state.scope[node.a])
+    case .itemText:
+      let item = state.scope[node.a]
+      return selection.selection.items[item].attributedContentText == nil ? .null : .text(item)
+    case .userInfo: return .emptyDictionary
+    case .count: return .number(Double(count(node.a, &state)))
+    default: return .null
+    }
+  }
+
+  private func count(_ collection: Int, _ state: inout ProgramState) -> Int {
+    let node = program.nodes[collection]
+    switch node.kind {
+    case .extensionItems:
+      return selection.itemCount
+    case .attachmentsOfVariable:
+      return selection.itemAttachments[state.scope[node.a]]
+    case .subquery where program.nodes[node.a].kind == .extensionItems:
+      var total = 0
+      for item in 0..<selection.itemCount {
+        state.scope[node.b] = item
+        if holds(node.c, &state) { total += 1 }
+      }
+      return total
+    case .subquery where program.nodes[node.a].kind == .attachmentsOfVariable:
+      // By type class, as PredicateEvaluator does: each class once, weighed by its count.
+      let item = state.scope[program.nodes[node.a].a]
+      var total = 0
+      for index in selection.classes(ofItem: item) {
+        state.scope[node.b] = selection.itemClass[index]
+        if holds(node.c, &state) { total += selection.itemClassCount[index] }
+      }
+      return total
+    default:
+      var total = 0
+      _ = forEach(collection, &state) { _, weight, _ in
+        total += weight
+        return true
+      }
+      return total
+    }
+  }
+
+  /// Calls `body` with each element of collection node `collection` and how many elements it
+  /// stands for, until `body` returns false. Returns whether every call returned true.
+  private func forEach(
+    _ collection: Int, _ state: inout ProgramState,
+    _ body: (_ element: Int, _ weight: Int, _ state: inout ProgramState) -> Bool
+  ) -> Bool {
+    let node = program.nodes[collection]
+    switch node.kind {
+    case .extensionItems:
+      for item in 0..<selection.itemCount where !body(item, 1, &state) { return false }
+      return true
+    case .attachmentsOfVariable:
+      return forEachAttachment(ofItem: state.scope[node.a], weight: 1, &state, body)
+    case .attachmentsOfEach:
+      return forEach(node.a, &state) { item, weight, state in
+        forEachAttachment(ofItem: item, weight: weight, &state, body)
+      }
+    case .identifiersOfVariable:
+      return forEachIdentifier(ofClass: state.scope[node.a], weight: 1, &state, body)
+    case .identifiersOfEach:
+      return forEach(node.a, &state) { typeClass, weight, state in
+        forEachIdentifier(ofClass: typeClass, weight: weight, &state, body)
+      }
+    case .subquery:
+      return forEach(node.a, &state) { element, weight, state in
+        state.scope[node.b] = element
+        return !holds(node.c, &state) || body(element, weight, &state)
+      }
+    default:
+      return true
+    }
+  }
+
+  private func forEachAttachment(
+    ofItem item: Int, weight: Int, _ state: inout ProgramState,
+    _ body: (_ element: Int, _ weight: Int, _ state: inout ProgramState) -> Bool
+  ) -> Bool {
+    for index in selection.classes(ofItem: item)
+    where !body(selection.itemClass[index], weight * selection.itemClassCount[index], &state) {
+      return false
+    }
+    return true
+  }
+
+  private func forEachIdentifier(
+    ofClass typeClass: Int, weight: Int, _ state: inout ProgramState,
+    _ body: (_ element: Int, _ weight: Int, _ state: inout ProgramState) -> Bool
+  ) -> Bool {
+    for index in selection.identifiers(ofClass: typeClass)
+    where !body(selection.classIdentifiers[index], weight, &state) {
+      return false
+    }
+    return true
+  }
+
+  // MARK: Comparisons
+
+  private func compare(
+    _ left: ProgramValue, _ op: Predicate.Operator, _ right: ProgramValue, _ state: inout ProgramState
+  ) -> Bool {
+    switch op {
+    case .conformsTo:
+      guard case .typeIdentifier(let identifier) = left else { return false }
+      switch right {
+      case .constant(let constant):
+        return conforms(identifier, constant, &state)
+      case .text(let item):
+        return selection.selection.identifier(
+          identifier, conformsTo: selection.selection.items[item].attributedContentText ?? "")
+      default:
+        return false
+      }
+    case .typeEquals:
+      guard case .typeIdentifier(let identifier) = left else { return false }
+      switch right {
+      case .constant(let constant): return sameAs(identifier, constant, &state)
+      case .text(let item):
+        return selection.selection.identifiers[identifier]
+          == selection.selection.items[item].attributedContentText
+      default: return false
+      }
+    case .equal:
+      return equal(left, right, &state)
+    case .notEqual:
+      return !equal(left, right, &state)
+    case .less, .lessOrEqual, .greater, .greaterOrEqual:
+      guard let order = order(left, right) else { return false }
+      switch op {
+      case .less: return order < 0
+      case .lessOrEqual: return order <= 0
+      case .greater: return order > 0
+      default: return order >= 0
+      }
+    case .beginsWith, .endsWith, .contains, .like:
+      guard let string = self.string(left), let other = self.string(right) else { return false }
+      switch op {
+      case .beginsWith: return string.hasPrefix(other)
+      case .endsWith: return string.hasSuffix(other)
+      case .contains: return string.contains(other)
+      default: return PredicateEvaluator.matches(string, like: other)
+      }
+    }
+  }
+
+  /// The memo's answer for (identifier, constant), worked out by `compute` the first time.
+  private func answer(
+    _ memo: inout [UInt8], _ identifier: Int, _ constant: Int, _ constants: Int, _ compute: () -> Bool
+  ) -> Bool {
+    let slot = identifier * constants + constant
+    if memo[slot] == 0 { memo[slot] = compute() ? 2 : 1 }
+    return memo[slot] == 2
+  }
+
+  private func conforms(_ identifier: Int, _ constant: Int, _ state: inout ProgramState) -> Bool {
+    answer(&state.conforms, identifier, constant, state.constants) {
+      selection.selection.identifier(identifier, conformsTo: program.strings[constant])
+    }
+  }
+
+  private func sameAs(_ identifier: Int, _ constant: Int, _ state: inout ProgramState) -> Bool {
+    answer(&state.equals, identifier, constant, state.constants) {
+      selection.selection.identifiers[identifier] == program.strings[constant]
+    }
+  }
+
+  private func string(_ value: ProgramValue) -> String? {
+    switch value {
+    case .constant(let constant): program.strings[constant]
+    case .text(let item): selection.selection.items[item].attributedContentText
+    case .typeIdentifier(let identifier): selection.selection.identifiers[identifier]
+    default: nil
+    }
+  }
+
+  private func equal(_ left: ProgramValue, _ right: ProgramValue, _ state: inout ProgramState) -> Bool {
+    switch (left, right) {
+    case (.null, .null), (.emptyDictionary, .emptyDictionary): return true
+    case (.number(let a), .number(let b)): return a == b
+    case (.typeIdentifier(let a), .typeIdentifier(let b)): return a == b
+    case (.typeIdentifier(let identifier), .constant(let constant)),
+      (.constant(let constant), .typeIdentifier(let identifier)):
+      return sameAs(identifier, constant, &state)
+    default:
+      guard let a = string(left), let b = string(right) else { return false }
+      return a == b
+    }
+  }
+
+  /// -1, 0 or 1 for numbers and strings; nil for anything else, which orders with nothing.
+  private func order(_ left: ProgramValue, _ right: ProgramValue) -> Int? {
+    if case .number(let a) = left, case .number(let b) = right {
+      return a < b ? -1 : a > b ? 1 : a == b ? 0 : nil
+    }
+    guard let a = string(left), let b = string(right) else { return nil }
+    return a < b ? -1 : a == b ? 0 : 1
+  }
+}
