@@ -26,9 +26,7 @@ public enum FileManagerIntegration {
     case system
   }
 
-  /// Where the files of a scope go.
-  ///
-  /// The folders are bytes: a data folder or `HOME` whose path is not UTF-8 is written into like
+  /// Where the files of a scope go, as bytes: a folder whose path is not UTF-8 is written into like
   /// any other (the generated files name only the xdg-share program, never these folders).
   public struct Location: Sendable, Equatable {
     /// The data folder: the generated paths are relative to it.
