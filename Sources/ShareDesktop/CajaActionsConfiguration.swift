@@ -1,4 +1,5 @@
 import FoundationEssentials
+import ShareCore
 
 /// caja-actions' own settings, `$HOME/.config/caja-actions/caja-actions.conf` (caja-actions 1.27
 /// ignores `$XDG_CONFIG_HOME`), a file that belongs to the user and to caja-actions, which rewrites it.
@@ -20,11 +21,23 @@ enum CajaActionsConfiguration {
 
   /// What the merge changed, kept in the manifest.
   struct Record: Codable, Equatable {
+    /// The file, as ``recorded(_:)`` writes it in the manifest: the path itself, or a `file://`
+    /// URL when it is not UTF-8 (a `HOME` in Latin-1), whose percent escapes keep every byte.
     var path: String
     /// The file did not exist before: `unregister` removes it once nothing else is in it.
     var created: Bool
     /// Each key's value before the first merge; `nil` when the key was absent.
     var previous: [String: String?]
+
+    /// The file's path, its bytes as they were.
+    var location: FilePath {
+      path.hasPrefix("file://") ? FilePath(fileURL: path) ?? FilePath(path) : FilePath(path)
+    }
+
+    /// `path` as the manifest holds it: JSON carries text only.
+    static func recorded(_ path: FilePath) -> String {
+      path.string ?? path.fileURL
+    }
   }
 
   /// `text` (the file, or `nil` when there is none) with the menu first in the top-level order,

@@ -26,29 +26,47 @@ public enum FileManagerIntegration {
     case system
   }
 
-  /// Where the files of a scope go.
+  /// Where the files of a scope go, as bytes: a folder whose path is not UTF-8 is written into like
+  /// any other (the generated files name only the xdg-share program, never these folders).
   public struct Location: Sendable, Equatable {
     /// The data folder: the generated paths are relative to it.
-    public var dataFolder: String
+    public var dataFolderLocation: FilePath
     /// `$HOME/.config` for the user scope, whatever `$XDG_CONFIG_HOME` says: caja-actions 1.27
     /// reads its settings from `g_get_home_dir()/.config/caja-actions/` only, so they are merged there.
-    public var homeConfig: String?
+    public var homeConfigLocation: FilePath?
+
+    /// The data folder as text, for messages (``FilePath/text``: escapes where it is not UTF-8).
+    public var dataFolder: String { dataFolderLocation.text }
+    /// ``homeConfigLocation`` as text, for messages.
+    public var homeConfig: String? { homeConfigLocation?.text }
 
     public init(dataFolder: String, homeConfig: String?) {
-      self.dataFolder = dataFolder
-      self.homeConfig = homeConfig
+      self.init(dataFolderLocation: FilePath(dataFolder), homeConfigLocation: homeConfig.map(FilePath.init))
+    }
+
+    public init(dataFolderLocation: FilePath, homeConfigLocation: FilePath?) {
+      self.dataFolderLocation = dataFolderLocation
+      self.homeConfigLocation = homeConfigLocation
     }
 
     public init(scope: Scope, paths: SearchPaths) {
       switch scope {
       case .user:
-        self.init(dataFolder: paths.dataHome, homeConfig: (paths.home == "/" ? "" : paths.home) + "/.config")
-      case .system: self.init(dataFolder: paths.dataDirectories.first ?? "/usr/local/share", homeConfig: nil)
+        let home = paths.homeLocation.bytes == [UInt8(ascii: "/")] ? [] : paths.homeLocation.bytes
+        self.init(
+          dataFolderLocation: paths.dataHomeLocation,
+          homeConfigLocation: FilePath(bytes: home + "/.config".utf8))
+      case .system:
+        self.init(
+          dataFolderLocation: paths.dataDirectoryLocations.first ?? FilePath("/usr/local/share"),
+          homeConfigLocation: nil)
       }
     }
 
-    var manifestPath: String { dataFolder + "/" + FileManagerIntegration.manifestPath }
-    func absolute(_ relative: String) -> String { dataFolder + "/" + relative }
+    var manifestPath: FilePath { absolute(FileManagerIntegration.manifestPath) }
+    func absolute(_ relative: String) -> FilePath {
+      FilePath(bytes: dataFolderLocation.bytes + "/".utf8 + relative.utf8)
+    }
   }
 
   // MARK: Generating
@@ -110,7 +128,7 @@ public enum FileManagerIntegration {
 
   /// Whether `register` has written into `location` (and not been undone).
   public static func isRegistered(at location: Location) -> Bool {
-    FileManager.default.fileExists(atPath: location.manifestPath)
+    DesktopFiles.exists(location.manifestPath)
   }
 
   /// Writes `rendering` into `location`, replacing what an earlier `register` wrote there:
@@ -161,31 +179,31 @@ public enum FileManagerIntegration {
             // Already right, whoever wrote it; make sure Dolphin can run it.
             manifest.files[file.path] = digest
             report.unchanged.append(file)
-            try? FileManager.default.setAttributes(
-              [.posixPermissions: file.isExecutable ? 0o755 : 0o644], ofItemAtPath: path)
+            DesktopFiles.setMode(file.isExecutable ? 0o755 : 0o644, of: path)
             continue
           }
           guard ours else {
             let reason: LeftAlone.Reason = old?.files[file.path] == nil ? .notWrittenByXDGShare : .editedSince
-            report.leftAlone.append(LeftAlone(path: path, reason: reason))
+            report.leftAlone.append(LeftAlone(path: path.text, reason: reason))
             continue
           }
-        } else if FileManager.default.fileExists(atPath: path) {
-          report.leftAlone.append(LeftAlone(path: path, reason: .notWrittenByXDGShare))
+        } else if DesktopFiles.exists(path) {
+          report.leftAlone.append(LeftAlone(path: path.text, reason: .notWrittenByXDGShare))
           continue
         }
         do throws(DesktopFiles.Failure) {
           let folder = PathText.parent(of: file.path)
           let created = try DesktopFiles.createFolders(location.absolute(folder))
           for made in created {
-            let relative = String(made.dropFirst(location.dataFolder.count + 1))
+            let relative = String(
+              decoding: made.bytes.dropFirst(location.dataFolderLocation.bytes.count + 1), as: UTF8.self)
             if !manifest.folders.contains(relative) { manifest.folders.append(relative) }
           }
           try DesktopFiles.writeAtomically(file.contents, to: path, mode: file.isExecutable ? 0o755 : 0o644)
           manifest.files[file.path] = digest
           report.written.append(file)
         } catch {
-          report.failures.append(Failure(path: path, reason: error.message))
+          report.failures.append(Failure(path: path.text, reason: error.message))
         }
       }
 
@@ -200,7 +218,7 @@ public enum FileManagerIntegration {
         }
       }
 
-      if let homeConfig = location.homeConfig {
+      if let homeConfig = location.homeConfigLocation {
         let hasActions = !rendering.files(of: .desktopActions).isEmpty
         manifest.cajaActions = mergeCajaActions(
           homeConfig: homeConfig, enabled: hasActions, earlier: old?.cajaActions, report: &report)
@@ -211,7 +229,7 @@ public enum FileManagerIntegration {
         _ = try DesktopFiles.createFolders(location.absolute("xdg-share"))
         try DesktopFiles.writeAtomically(manifest.encoded(), to: location.manifestPath, mode: 0o644)
       } catch {
-        report.failures.append(Failure(path: location.manifestPath, reason: error.message))
+        report.failures.append(Failure(path: location.manifestPath.text, reason: error.message))
       }
     }
     if skipped { return nil }
@@ -229,14 +247,14 @@ public enum FileManagerIntegration {
   }
 
   /// Removes the file at `path` when it still holds what was written (its digest).
-  private static func removeIfUnchanged(_ path: String, digest: String) -> Removal {
+  private static func removeIfUnchanged(_ path: FilePath, digest: String) -> Removal {
     guard let existing = DesktopFiles.contents(of: path) else { return .gone }
-    guard Manifest.digest(existing) == digest else { return .edited(path) }
+    guard Manifest.digest(existing) == digest else { return .edited(path.text) }
     do throws(DesktopFiles.Failure) {
       try DesktopFiles.remove(path)
-      return .removed(path)
+      return .removed(path.text)
     } catch {
-      return .failed(Failure(path: path, reason: error.message))
+      return .failed(Failure(path: path.text, reason: error.message))
     }
   }
 
@@ -261,26 +279,26 @@ public enum FileManagerIntegration {
         case .failed(let failure): report.failures.append(failure)
         }
       }
-      if let record = manifest.cajaActions, let text = DesktopFiles.contents(of: record.path) {
+      if let record = manifest.cajaActions, let text = DesktopFiles.contents(of: record.location) {
         let restored = CajaActionsConfiguration.unmerge(
           String(decoding: text, as: UTF8.self), record: record, isOurs: DesktopActions.isOurs)
         do throws(DesktopFiles.Failure) {
           if let restored {
-            try DesktopFiles.writeAtomically(restored, to: record.path, mode: 0o644)
+            try DesktopFiles.writeAtomically(restored, to: record.location, mode: 0o644)
           } else {
-            try DesktopFiles.remove(record.path)
-            DesktopFiles.removeIfEmpty(PathText.parent(of: record.path))
+            try DesktopFiles.remove(record.location)
+            DesktopFiles.removeIfEmpty(DesktopFiles.parent(of: record.location))
           }
-          report.restoredSettings = record.path
+          report.restoredSettings = record.location.text
         } catch {
-          report.failures.append(Failure(path: record.path, reason: error.message))
+          report.failures.append(Failure(path: record.location.text, reason: error.message))
         }
       }
       guard report.failures.isEmpty else { return }
       do throws(DesktopFiles.Failure) {
         try DesktopFiles.remove(location.manifestPath)
       } catch {
-        report.failures.append(Failure(path: location.manifestPath, reason: error.message))
+        report.failures.append(Failure(path: location.manifestPath.text, reason: error.message))
       }
       // Deepest first, and only the empty ones.
       for folder in manifest.folders.sorted(by: { $0.count > $1.count }) {
@@ -326,27 +344,27 @@ public enum FileManagerIntegration {
     } catch let error as IntegrationError {
       throw error
     } catch {
-      throw .unreadableManifest(path: location.manifestPath, reason: "\(error)")
+      throw .unreadableManifest(path: location.manifestPath.text, reason: "\(error)")
     }
   }
 
   private static func mergeCajaActions(
-    homeConfig: String, enabled: Bool, earlier: CajaActionsConfiguration.Record?,
+    homeConfig: FilePath, enabled: Bool, earlier: CajaActionsConfiguration.Record?,
     report: inout RegistrationReport
   ) -> CajaActionsConfiguration.Record? {
-    let path = homeConfig + "/" + CajaActionsConfiguration.relativePath
+    let path = homeConfig.appending(CajaActionsConfiguration.relativePath)
     var earlier = earlier
-    if let moved = earlier, moved.path != path {
+    if let moved = earlier, moved.location != path {
       // An earlier xdg-share merged into `$XDG_CONFIG_HOME`, which caja-actions never reads: undo it
       // there, and merge afresh where caja-actions looks.
-      if let text = DesktopFiles.contents(of: moved.path) {
+      if let text = DesktopFiles.contents(of: moved.location) {
         let restored = CajaActionsConfiguration.unmerge(
           String(decoding: text, as: UTF8.self), record: moved, isOurs: DesktopActions.isOurs)
         if let restored {
-          try? DesktopFiles.writeAtomically(restored, to: moved.path, mode: 0o644)
+          try? DesktopFiles.writeAtomically(restored, to: moved.location, mode: 0o644)
         } else {
-          try? DesktopFiles.remove(moved.path)
-          DesktopFiles.removeIfEmpty(PathText.parent(of: moved.path))
+          try? DesktopFiles.remove(moved.location)
+          DesktopFiles.removeIfEmpty(DesktopFiles.parent(of: moved.location))
         }
       }
       earlier = nil
@@ -365,15 +383,16 @@ public enum FileManagerIntegration {
       return nil
     }
     let (text, record) = CajaActionsConfiguration.merge(
-      current, path: path, menuID: DesktopActions.menuID, isOurs: DesktopActions.isOurs, earlier: earlier)
+      current, path: CajaActionsConfiguration.Record.recorded(path), menuID: DesktopActions.menuID,
+      isOurs: DesktopActions.isOurs, earlier: earlier)
     guard text != current else { return record }
     do throws(DesktopFiles.Failure) {
-      _ = try DesktopFiles.createFolders(PathText.parent(of: path))
+      _ = try DesktopFiles.createFolders(DesktopFiles.parent(of: path))
       try DesktopFiles.writeAtomically(text, to: path, mode: 0o644)
-      report.changedSettings = path
+      report.changedSettings = path.text
       return record
     } catch {
-      report.failures.append(Failure(path: path, reason: error.message))
+      report.failures.append(Failure(path: path.text, reason: error.message))
       return earlier
     }
   }

@@ -24,22 +24,22 @@ struct Manifest: Codable, Equatable {
     "fnv1a64:" + Checksum.fnv1a64(bytes)
   }
 
-  static func load(from path: String) throws(IntegrationError) -> Manifest? {
-    guard FileManager.default.fileExists(atPath: path) else { return nil }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw .unreadableManifest(path: path, reason: "cannot be read")
+  static func load(from path: FilePath) throws(IntegrationError) -> Manifest? {
+    guard DesktopFiles.exists(path) else { return nil }
+    guard let bytes = DesktopFiles.contents(of: path) else {
+      throw .unreadableManifest(path: path.text, reason: "cannot be read")
     }
     do {
-      let manifest = try JSONDecoder().decode(Manifest.self, from: data)
+      let manifest = try JSONDecoder().decode(Manifest.self, from: Data(bytes))
       guard manifest.version == currentVersion else {
         throw IntegrationError.unreadableManifest(
-          path: path, reason: "version \(manifest.version), expected \(currentVersion)")
+          path: path.text, reason: "version \(manifest.version), expected \(currentVersion)")
       }
       return manifest
     } catch let error as IntegrationError {
       throw error
     } catch {
-      throw .unreadableManifest(path: path, reason: "not a manifest xdg-share wrote")
+      throw .unreadableManifest(path: path.text, reason: "not a manifest xdg-share wrote")
     }
   }
 

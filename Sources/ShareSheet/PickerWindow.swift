@@ -320,7 +320,7 @@ final class PickerWindow {
         if !pin { ServiceSource.followHiddenServices(environment: environment) }
         Task { @MainActor [weak self] in self?.settingsProblem.isVisible = false }
       } catch {
-        let message = "\(file.path): \(error)"
+        let message = "\(file.path.text): \(error)"
         Task { @MainActor [weak self] in
           self?.settingsProblem.text = message
           self?.settingsProblem.isVisible = true

@@ -1,16 +1,16 @@
-import FoundationEssentials
 import ShareCore
 import SharePOSIX
 
 /// `$XDG_CONFIG_HOME/xdg-share/settings.ini`, where pins and hidden services are kept.
 ///
 /// Every change is made to the file as it is on disk at that moment (read, change, write): a
-/// change made meanwhile by hand or by another picker is kept. The file is replaced atomically.
+/// change made meanwhile by hand or by another picker is kept. The file is replaced atomically,
+/// by bytes: a configuration folder whose path is not UTF-8 is written like any other.
 struct SettingsFile: Sendable {
-  let path: String
+  let path: FilePath
 
   init(paths: SearchPaths) {
-    path = paths.settingsFile
+    path = paths.settingsFileLocation
   }
 
   /// The settings; none when the file is missing or unreadable.
@@ -26,17 +26,19 @@ struct SettingsFile: Sendable {
     change(&settings)
     let written = settings.written(over: text)
     guard written != text else { return settings }
-    if let slash = path.lastIndex(of: "/") {
-      try FileManager.default.createDirectory(
-        atPath: String(path[..<slash]), withIntermediateDirectories: true)
+    if let slash = path.bytes.lastIndex(of: UInt8(ascii: "/")), slash > 0 {
+      try FileSystem.makeDirectories(Array(path.bytes[..<slash]))
     }
     // A file the user made private stays private.
-    let mode = (try? FileSystem.status(Array(path.utf8)).permissions) ?? 0o644
-    try FileSystem.writeAtomically(Array(written.utf8), to: Array(path.utf8), mode: mode)
+    let mode = (try? FileSystem.status(path.bytes).permissions) ?? 0o644
+    try FileSystem.writeAtomically(Array(written.utf8), to: path.bytes, mode: mode)
     return settings
   }
 
+  /// Read as the catalog reads it (ShareHost's `ServiceCatalog`): a regular file of at most 1 MiB.
   private func contents() -> String? {
-    FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+    FileSystem.contents(ofRegularFile: path.bytes, maximumSize: 1 << 20).map {
+      String(decoding: $0, as: UTF8.self)
+    }
   }
 }

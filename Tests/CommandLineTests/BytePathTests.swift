@@ -192,24 +192,116 @@ import Testing
     #expect(!list.standardOutput.contains("org.example.cafe"))
   }
 
-  @Test func installIntoADataHomeNotUTF8IsRefusedNotDoneUnderAnEscapedName() throws {
-    let bundle = try BundleFixture(
-      id: "org.example.ok", name: "OK", ruleXML: BundleFixture.predicate("TRUEPREDICATE")
-    ).write(into: desktop.files)
+  /// `install` copies by bytes: from a bundle folder that is not UTF-8, into a data folder that
+  /// is not UTF-8 either; the copy keeps its files' modes and its links, replaces an earlier
+  /// copy, and is then listed and shared.
+  @Test func installFromAndIntoFoldersNotUTF8() throws {
+    var fixture = BundleFixture(
+      id: "org.example.ok", name: "OK", ruleXML: BundleFixture.predicate("TRUEPREDICATE"),
+      program: """
+        #!/bin/sh
+        cat > /dev/null
+        pwd -P > '\(desktop.root)/files/seen-pwd'
+        echo '{"complete": {}}'
+        """)
+    fixture.executableName = "run"
+    let staged = try fixture.write(into: desktop.files, folder: "staged")
+    let source = Self.u8("\(desktop.files)/") + Self.cafe + Self.u8(".shareext")
+    try FileSystem.rename(Self.u8(staged), to: source)
+    // A link within the bundle stays relative; a read-only data file keeps its mode.
+    try FileSystem.makeSymbolicLink(at: source + Self.u8("/again"), leadingTo: Self.u8("run"))
+    try FileSystem.makeDirectories(source + Self.u8("/data"))
+    try FileSystem.writeAtomically(Self.u8("x"), to: source + Self.u8("/data/") + Self.cafe, mode: 0o400)
+
     let dataHome = Self.u8("\(desktop.root)/data-") + [0xFF]
-    let result = try Tool.run(
-      [Self.u8("install"), Self.u8(bundle)], on: desktop, environmentBytes: ["XDG_DATA_HOME": dataHome])
-    #expect(result.status == 1)
-    #expect(result.standardError.contains("data-\\xff/xdg-share/extensions: expected a path in UTF-8"))
+    let installed = dataHome + Self.u8("/xdg-share/extensions/org.example.ok.shareext")
+    for round in 1...2 {
+      let result = try Tool.run(
+        [Self.u8("install"), source], on: desktop, environmentBytes: ["XDG_DATA_HOME": dataHome])
+      #expect(result.status == 0, "round \(round): \(result.standardError)")
+      #expect(
+        result.standardOutput
+          == "Installed OK (org.example.ok) in \(desktop.root)/data-\\xff/xdg-share/extensions/org.example.ok.shareext\n"
+      )
+    }
+    #expect(FileSystem.linkDestination(installed + Self.u8("/again")) == Self.u8("run"))
+    #expect(try FileSystem.status(installed + Self.u8("/run")).permissions == 0o755)
+    #expect(try FileSystem.status(installed + Self.u8("/data/") + Self.cafe).permissions == 0o400)
+    // Only the one copy: no staging or old copy left beside it.
+    #expect(
+      FileSystem.entries(ofDirectory: dataHome + Self.u8("/xdg-share/extensions")) == [
+        Self.u8("org.example.ok.shareext")
+      ])
     #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/data-\\xff"))
+
+    let list = try Tool.run([Self.u8("list")], on: desktop, environmentBytes: ["XDG_DATA_HOME": dataHome])
+    #expect(list.standardOutput.contains("org.example.ok"), "\(list.standardOutput) \(list.standardError)")
+    let file = try desktop.writeFile(named: "note.txt", contents: "hello")
+    let share = try Tool.run(
+      [Self.u8("share"), Self.u8("--service"), Self.u8("org.example.ok"), Self.u8("--"), Self.u8(file)],
+      on: desktop, environmentBytes: ["XDG_DATA_HOME": dataHome])
+    #expect(share.status == 0, "\(share.standardError)")
+    let seen = try #require(FileManager.default.contents(atPath: "\(desktop.root)/files/seen-pwd"))
+    #expect(Array(seen) == installed + [0x0A])
   }
 
-  @Test func registerIntoADataHomeNotUTF8IsRefusedNotDoneUnderAnEscapedName() throws {
+  /// A bundle that does not load is refused as before, whatever its folder's name.
+  @Test func installRefusesAnInvalidBundleNotUTF8() throws {
+    let staged = try BundleFixture(id: "org.example.bad", name: "Bad", ruleXML: "<array/>")
+      .write(into: desktop.files, folder: "staged")
+    let source = Self.u8("\(desktop.files)/") + Self.cafe + Self.u8(".shareext")
+    try FileSystem.rename(Self.u8(staged), to: source)
     let dataHome = Self.u8("\(desktop.root)/data-") + [0xFF]
     let result = try Tool.run(
-      [Self.u8("register")], on: desktop, environmentBytes: ["XDG_DATA_HOME": dataHome])
+      [Self.u8("install"), source], on: desktop, environmentBytes: ["XDG_DATA_HOME": dataHome])
     #expect(result.status == 1)
-    #expect(result.standardError.contains("data-\\xff: expected a path in UTF-8"), "\(result.standardError)")
+    #expect(
+      result.standardError.contains("\(desktop.files)/caf\\xe9.shareext/Info.plist:"),
+      "\(result.standardError)")
+    #expect(FileSystem.entries(ofDirectory: dataHome + Self.u8("/xdg-share/extensions")) ?? [] == [])
+  }
+
+  /// `register` writes by bytes: into a data folder and a `HOME` whose paths are not UTF-8 (the
+  /// entries name only the xdg-share program, whose path is UTF-8 here); the manifest keeps
+  /// caja-actions' settings file as a `file://` URL, and `unregister` removes it all again.
+  @Test func registerAndUnregisterInADataHomeAndHomeNotUTF8() throws {
+    try BundleFixture(
+      id: "org.example.photos", name: "Photos",
+      ruleXML: BundleFixture.dictionary([
+        ("NSExtensionActivationSupportsImageWithMaxCount", "<integer>1</integer>")
+      ])
+    ).write(into: desktop.systemExtensions)
+    let dataHome = Self.u8("\(desktop.root)/data-") + [0xFF]
+    let home = Self.u8("\(desktop.root)/h") + [0xF6] + Self.u8("me")
+    try FileSystem.makeDirectories(home)
+    let environment = ["XDG_DATA_HOME": dataHome, "HOME": home]
+    let result = try Tool.run(
+      [Self.u8("register")], on: desktop, environmentBytes: environment)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(
+      result.standardOutput.hasPrefix("Share entries for 1 service in \(desktop.root)/data-\\xff:\n"),
+      "\(result.standardOutput)")
+    let sendTo = dataHome + Self.u8("/Thunar/sendto/xdg-share-org.example.photos.desktop")
+    let entry = String(
+      decoding: try #require(FileSystem.contents(ofRegularFile: sendTo, maximumSize: 1 << 20)), as: UTF8.self)
+    #expect(entry.contains(" --service org.example.photos -- %F\n"), "\(entry)")
+    let caja = home + Self.u8("/.config/caja-actions/caja-actions.conf")
+    #expect(FileSystem.contents(ofRegularFile: caja, maximumSize: 1 << 20) != nil)
+    let manifest = String(
+      decoding: try #require(
+        FileSystem.contents(
+          ofRegularFile: dataHome + Self.u8("/xdg-share/registered.json"), maximumSize: 1 << 20)),
+      as: UTF8.self)
+    #expect(manifest.contains("h%F6me/.config/caja-actions/caja-actions.conf"), "\(manifest)")
+    // Nothing was made under an escaped or repaired name.
     #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/data-\\xff"))
+    #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/data-\u{FFFD}"))
+
+    let unregister = try Tool.run(
+      [Self.u8("unregister")], on: desktop, environmentBytes: environment)
+    #expect(unregister.status == 0, "\(unregister.standardError)")
+    #expect((try? FileSystem.linkStatus(sendTo)) == nil)
+    #expect((try? FileSystem.linkStatus(caja)) == nil)
+    #expect(FileSystem.entries(ofDirectory: dataHome) == [])
   }
 }

@@ -222,3 +222,57 @@ import Testing
     #expect(try Bytes.contents(Array("\(publicFolder)/photo.png".utf8)) == tinyPNG)
   }
 }
+
+/// Save to Folder reads HOME and XDG_CONFIG_HOME as bytes: a home folder whose name is not UTF-8
+/// is where the file goes, not a repaired name that does not exist.
+@Suite struct SaveToFolderBytePathTests {
+  let desktop: TemporaryDesktop
+  let id = ServiceBundles.saveToFolder
+  /// `h\xf6me`: `höme` in Latin-1.
+  let home: [UInt8]
+
+  init() throws {
+    desktop = try TemporaryDesktop()
+    try desktop.installServices([id])
+    home = Array("\(desktop.root)/h".utf8) + [0xF6] + Array("me".utf8)
+    try FileSystem.makeDirectories(home)
+  }
+
+  @Test func savesIntoThePublicFolderOfAHomeNotUTF8() throws {
+    let file = try desktop.writeFile(named: Array("note.txt".utf8), contents: Array("hello".utf8))
+    let run = try ServiceRunner.run(id, [.file(file)], on: desktop, environmentBytes: ["HOME": home])
+    #expect(run.completed, "\(run.cancelMessage ?? run.standardError)")
+    let saved = home + Array("/Public/note.txt".utf8)
+    #expect(run.returned?.first?.filePath == saved)
+    #expect(try Bytes.contents(saved) == Array("hello".utf8))
+    // Nothing under the repaired name.
+    #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/h\u{FFFD}me"))
+  }
+
+  @Test func savesIntoAFolderConfiguredUnderAHomeNotUTF8() throws {
+    let configured = home + Array("/Shared".utf8)
+    try FileSystem.makeDirectories(configured)
+    let configuration = Array("\(desktop.root)/config/xdg-share".utf8)
+    try FileSystem.makeDirectories(configuration)
+    try FileSystem.writeAtomically(
+      Array("[Save to Folder]\nFolder=~/Shared\n".utf8),
+      to: configuration + Array("/save-to-folder.ini".utf8),
+      mode: 0o644)
+    let run = try ServiceRunner.run(id, [.text("hi")], on: desktop, environmentBytes: ["HOME": home])
+    #expect(run.completed, "\(run.cancelMessage ?? run.standardError)")
+    #expect(run.returned?.first?.filePath == configured + Array("/Text.txt".utf8))
+  }
+
+  /// `XDG_PUBLICSHARE_DIR` in `user-dirs.dirs` naming a folder that is not UTF-8 is used as it is.
+  @Test func savesIntoAPublicShareFolderNotUTF8FromUserDirs() throws {
+    let config = Array("\(desktop.root)/config".utf8)
+    try FileSystem.makeDirectories(config)
+    try FileSystem.writeAtomically(
+      Array("XDG_PUBLICSHARE_DIR=\"$HOME/Geteilt-".utf8) + [0xE9] + Array("\"\n".utf8),
+      to: config + Array("/user-dirs.dirs".utf8), mode: 0o644)
+    let run = try ServiceRunner.run(id, [.text("hi")], on: desktop, environmentBytes: ["HOME": home])
+    #expect(run.completed, "\(run.cancelMessage ?? run.standardError)")
+    #expect(
+      run.returned?.first?.filePath == home + Array("/Geteilt-".utf8) + [0xE9, 0x2F] + Array("Text.txt".utf8))
+  }
+}

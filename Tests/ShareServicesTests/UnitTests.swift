@@ -71,11 +71,27 @@ import Testing
 
   @Test func homeIsExpandedInConfiguredFolders() {
     let environment = ServiceEnvironment(["HOME": "/home/u"])
-    #expect(environment.expandingHome("~/Shared") == "/home/u/Shared")
-    #expect(environment.expandingHome("$HOME/Shared") == "/home/u/Shared")
-    #expect(environment.expandingHome("Shared") == "/home/u/Shared")
-    #expect(environment.expandingHome("/srv/x") == "/srv/x")
-    #expect(environment.abbreviated("/home/u/Public") == "~/Public")
+    #expect(environment.expandingHome("~/Shared").text == "/home/u/Shared")
+    #expect(environment.expandingHome("$HOME/Shared").text == "/home/u/Shared")
+    #expect(environment.expandingHome("Shared").text == "/home/u/Shared")
+    #expect(environment.expandingHome("/srv/x").text == "/srv/x")
+    #expect(environment.abbreviated(environment.home.appending("Public")) == "~/Public")
+    #expect(environment.abbreviated(environment.expandingHome("/srv/x")) == "/srv/x")
+  }
+
+  /// The folders come from the variables' bytes: a HOME that is not UTF-8 is kept as it is, and
+  /// shown under `~` when it is the home folder.
+  @Test func foldersKeepTheBytesOfTheEnvironment() {
+    let home: [UInt8] = Array("/home/".utf8) + [0xE9]
+    let environment = ServiceEnvironment(bytes: ["HOME": home, "XDG_CONFIG_HOME": Array("relative".utf8)])
+    #expect(environment.home.bytes == home)
+    #expect(environment.configHome.bytes == home + Array("/.config".utf8))
+    #expect(environment.configFile("a.ini").bytes == home + Array("/.config/xdg-share/a.ini".utf8))
+    #expect(environment.expandingHome("~/Shared").bytes == home + Array("/Shared".utf8))
+    #expect(environment.abbreviated(environment.home.appending("Public")) == "~/Public")
+    #expect(
+      ServiceEnvironment(bytes: ["HOME": Array("/h".utf8)]).abbreviated(FilePath(bytes: home))
+        == "/home/\\xe9")
   }
 
   @Test func kdeConnectDevicesAreParsedAndChosen() throws {

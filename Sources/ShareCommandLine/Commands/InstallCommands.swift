@@ -6,57 +6,51 @@ import SharePOSIX
 /// `xdg-share install BUNDLE` and `xdg-share uninstall ID`.
 enum InstallCommands {
   static func install(_ path: FilePath, context: ToolContext) -> ExitCode {
-    guard var source = path.string else {
-      context.output.error(Wording.describe(.pathNotUTF8(path)))
-      return .failure
-    }
-    while source.count > 1, source.hasSuffix("/") { source.removeLast() }
-    let loader = BundleLoader(languages: Localization.preferredLanguages(environment: context.environment))
+    // By bytes throughout: a bundle, or a user extensions folder, whose path is not UTF-8 is
+    // installed like any other and named in messages with escapes (FilePath.text).
+    let source = path.trimmingTrailingSlashes
+    let loader = BundleLoader.system(environment: context.environment)
     let outcome = loader.load(bundleAt: source)
     for problem in outcome.problems { context.output.diagnostic(Diagnostics.line(for: problem)) }
     guard let service = outcome.service else { return .failure }
 
-    // FileManager copies the bundle: the folder it goes to must be text. (Installing into a
-    // folder whose path is not UTF-8 is refused rather than done under an escaped name.)
-    guard let destinationFolder = context.paths.userExtensionsLocation.string else {
-      context.output.error(Wording.describe(.pathNotUTF8(context.paths.userExtensionsLocation)))
-      return .failure
-    }
-    let name = service.id + ".shareext"
-    let destination = destinationFolder + "/" + name
-    let staging = destinationFolder + "/.\(name).installing-\(ProcessInfo.processInfo.processIdentifier)"
-    let files = FileManager.default
+    let destinationFolder = context.paths.userExtensionsLocation
+    let name = Array((service.id + ".shareext").utf8)
+    let slash = [UInt8(ascii: "/")]
+    let destination = FilePath(bytes: destinationFolder.bytes + slash + name)
+    let staging = FilePath(
+      bytes: destinationFolder.bytes + slash + Array(".".utf8) + name
+        + Array(".installing-\(ProcessStatus.currentProcess)".utf8))
     var anchored: [(String, String)] = []
     do {
-      try files.createDirectory(atPath: destinationFolder, withIntermediateDirectories: true)
-      try? files.removeItem(atPath: staging)
-      try files.copyItem(atPath: source, toPath: staging)
-      anchored = try anchorOutwardLinks(in: staging, copiedFrom: source)
+      try FileSystem.makeDirectories(destinationFolder.bytes)
+      try? FileSystem.removeTree(staging.bytes)
+      let links = try FileSystem.copyTree(source.bytes, to: staging.bytes)
+      anchored = try anchorOutwardLinks(links, in: staging, copiedFrom: source)
       // The copy must work where it lands, not only where it was: say what is wrong with it there.
       let copy = loader.load(bundleAt: staging)
       guard copy.service != nil else {
         for var problem in copy.problems where problem.severity == .error {
-          if problem.file.hasPrefix(staging) {
-            problem.file = destination + problem.file.dropFirst(staging.count)
+          if problem.file.hasPrefix(staging.text) {
+            problem.file = destination.text + problem.file.dropFirst(staging.text.count)
           }
           context.output.diagnostic(Diagnostics.line(for: problem))
         }
         throw CopyDoesNotLoad()
       }
       // Other copies of the same service in the user's folder would shadow the new one.
-      for other in userBundles(withID: service.id, in: FilePath(destinationFolder))
-      where other != FilePath(destination) {
+      for other in userBundles(withID: service.id, in: destinationFolder) where other != destination {
         try FileSystem.removeTree(other.bytes)
       }
       try replace(destination, with: staging)
     } catch {
-      try? files.removeItem(atPath: staging)
+      try? FileSystem.removeTree(staging.bytes)
       let reason = error is CopyDoesNotLoad ? Wording.copyDoesNotLoad : Wording.reason(error)
       context.output.error(
-        Wording.describe(.cannotInstall(service.id, into: destinationFolder, reason: reason)))
+        Wording.describe(.cannotInstall(service.id, into: destinationFolder.text, reason: reason)))
       return .failure
     }
-    context.output.line(Wording.installed(service.name, id: service.id, in: destination))
+    context.output.line(Wording.installed(service.name, id: service.id, in: destination.text))
     for (link, target) in anchored { context.output.line(Wording.anchoredLink(link, to: target)) }
     // Installed but not offered: say why now rather than leave the author to wonder.
     let catalog = context.loadCatalog(reportProblems: false)
@@ -71,24 +65,43 @@ enum InstallCommands {
 
   /// A relative symbolic link that leads out of the bundle (`run -> ../../shared/program`) would
   /// lead elsewhere from the new place: each becomes an absolute link to where it led, every link
-  /// on the way followed. Links within the bundle stay as they are. Returns those it changed: the
-  /// link's path in the bundle and its new target.
-  static func anchorOutwardLinks(in copy: String, copiedFrom source: String) throws -> [(String, String)] {
-    let files = FileManager.default
-    let bundle = URL(fileURLWithPath: source).resolvingSymlinksInPath().path
+  /// on the way followed. Links within the bundle stay as they are. `links` are the links of the
+  /// copy, relative to it. Returns those it changed, as text: the link's path in the bundle and
+  /// its new target.
+  static func anchorOutwardLinks(
+    _ links: [[UInt8]], in copy: FilePath, copiedFrom source: FilePath
+  ) throws(SystemError) -> [(String, String)] {
+    let slash = UInt8(ascii: "/")
+    guard let bundle = FileSystem.resolvedPath(source.bytes) else { return [] }
     var anchored: [(String, String)] = []
-    for relative in try files.subpathsOfDirectory(atPath: copy) {
-      let link = copy + "/" + relative
-      guard let target = try? files.destinationOfSymbolicLink(atPath: link), !target.hasPrefix("/") else {
-        continue
-      }
-      let led = URL(fileURLWithPath: bundle + "/" + relative).resolvingSymlinksInPath().path
-      guard led != bundle, !led.hasPrefix(bundle + "/") else { continue }
-      try files.removeItem(atPath: link)
-      try files.createSymbolicLink(atPath: link, withDestinationPath: led)
-      anchored.append((relative, led))
+    for relative in links {
+      let link = copy.bytes + [slash] + relative
+      guard let target = FileSystem.linkDestination(link), target.first != slash else { continue }
+      let original = bundle + [slash] + relative
+      let led =
+        FileSystem.resolvedPath(original)
+        ?? normalized(Array(original[..<(original.lastIndex(of: slash) ?? 0)]) + [slash] + target)
+      guard led != bundle, !led.starts(with: bundle + [slash]) else { continue }
+      try FileSystem.remove(link)
+      try FileSystem.makeSymbolicLink(at: link, leadingTo: led)
+      anchored.append((FilePath(bytes: relative).text, FilePath(bytes: led).text))
     }
     return anchored
+  }
+
+  /// An absolute path without `.`, `..` and empty components, taken as written: where a link
+  /// that leads to nothing would lead.
+  private static func normalized(_ path: [UInt8]) -> [UInt8] {
+    var components: [ArraySlice<UInt8>] = []
+    for component in path.split(separator: UInt8(ascii: "/")) {
+      if component.elementsEqual(".".utf8) { continue }
+      if component.elementsEqual("..".utf8) {
+        _ = components.popLast()
+      } else {
+        components.append(component)
+      }
+    }
+    return components.reduce(into: []) { $0 += [UInt8(ascii: "/")] + $1 }
   }
 
   static func uninstall(_ id: String, context: ToolContext) -> ExitCode {
@@ -132,20 +145,19 @@ enum InstallCommands {
 
   /// Puts `staging` in place of `destination`: the old copy is moved aside first, so at every
   /// moment one complete bundle is there.
-  private static func replace(_ destination: String, with staging: String) throws {
-    let files = FileManager.default
-    guard files.fileExists(atPath: destination) else {
-      try files.moveItem(atPath: staging, toPath: destination)
+  private static func replace(_ destination: FilePath, with staging: FilePath) throws(SystemError) {
+    guard (try? FileSystem.linkStatus(destination.bytes)) != nil else {
+      try FileSystem.rename(staging.bytes, to: destination.bytes)
       return
     }
-    let old = destination + ".old-\(UUID().uuidString)"
-    try files.moveItem(atPath: destination, toPath: old)
+    let old = destination.bytes + Array(".old-\(UUID().uuidString)".utf8)
+    try FileSystem.rename(destination.bytes, to: old)
     do {
-      try files.moveItem(atPath: staging, toPath: destination)
+      try FileSystem.rename(staging.bytes, to: destination.bytes)
     } catch {
-      try? files.moveItem(atPath: old, toPath: destination)
+      try? FileSystem.rename(old, to: destination.bytes)
       throw error
     }
-    try? files.removeItem(atPath: old)
+    try? FileSystem.removeTree(old)
   }
 }

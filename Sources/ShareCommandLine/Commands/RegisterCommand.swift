@@ -3,22 +3,20 @@ import ShareCore
 import ShareDesktop
 import ShareGLib
 import ShareHost
+import SharePOSIX
 
 /// `xdg-share register` and `xdg-share unregister`: the Share entries of every file manager.
 enum RegisterCommand {
   static func register(system: Bool, context: ToolContext) -> ExitCode {
-    guard let executable = currentExecutable() else {
+    guard let ownPath = currentExecutable() else {
       context.output.error(Wording.describe(.ownPathUnknown))
       return .failure
     }
-    // The entries are written through FileManager and name their folders as text: a folder whose
-    // path is not UTF-8 is refused rather than created under an escaped name.
-    let folders =
-      system
-      ? [context.paths.dataDirectoryLocations.first ?? FilePath("/usr/local/share")]
-      : [context.paths.dataHomeLocation, context.paths.homeLocation]
-    if let folder = folders.first(where: { $0.string == nil }) {
-      context.output.error(Wording.describe(.pathNotUTF8(folder)))
+    // The entries are written by bytes, into a data folder or HOME of any name; what they say
+    // is UTF-8 text (desktop entries, service menus, Python), so the program they run must have
+    // a UTF-8 path. That is the one path they name.
+    guard let executable = ownPath.string else {
+      context.output.error(Wording.describe(.ownPathNotUTF8(ownPath)))
       return .failure
     }
     let catalog = context.loadCatalog()
@@ -77,13 +75,14 @@ enum RegisterCommand {
     MIMECatalog.load(types: types, mimeDirectories: SharedMIMEDatabase.directories())
   }
 
-  /// The absolute path of the running program, which the entries will run.
-  static func currentExecutable() -> String? {
-    guard var path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
-      return nil
-    }
+  /// The absolute path of the running program, which the entries will run, as its bytes.
+  static func currentExecutable() -> FilePath? {
+    guard var path = FileSystem.linkDestination(Array("/proc/self/exe".utf8)) else { return nil }
     // The binary was replaced while running (an upgrade): the new one is at the same path.
-    if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
-    return path
+    let deleted = Array(" (deleted)".utf8)
+    if path.count > deleted.count, path.reversed().starts(with: deleted.reversed()) {
+      path.removeLast(deleted.count)
+    }
+    return FilePath(bytes: path)
   }
 }

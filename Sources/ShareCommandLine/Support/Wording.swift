@@ -17,7 +17,6 @@ enum Wording {
     case alreadyCompleted(String, by: String)
     case retryStillRunning(String, by: String)
     case notAnAppGroup(String)
-    case pathNotUTF8(FilePath)
     case cannotInstall(String, into: String, reason: String)
     case installedForEveryUser(String, bundle: String, settings: String)
     case notInstalledForUser(String)
@@ -26,6 +25,8 @@ enum Wording {
     case cannotUpdate(String, reason: String)
     case cannotRemove(String, reason: String)
     case ownPathUnknown
+    /// The program's own path is not UTF-8: file-manager entries, which are UTF-8 text, cannot run it.
+    case ownPathNotUTF8(FilePath)
     case noSheet
     case cannotStartSheet(String, reason: String)
   }
@@ -44,7 +45,6 @@ enum Wording {
       "request \(id) is still running" + (by == id ? "" : " as \(by)") + "; nothing to retry"
     case .notAnAppGroup(let name):
       "'\(name)' is not an App Group name; expected group.<reverse-DNS name>, e.g. group.ch.example.hoi"
-    case .pathNotUTF8(let path): "\(path.displayString): expected a path in UTF-8"
     case .cannotInstall(let id, let folder, let reason): "cannot install \(id) into \(folder): \(reason)"
     case .installedForEveryUser(let id, let bundle, let settings):
       "\(id) is installed for every user in \(bundle); hide it instead: add it to Hidden= in [Services] of \(settings)"
@@ -54,6 +54,8 @@ enum Wording {
     case .cannotUpdate(let path, let reason): "cannot update \(path): \(reason)"
     case .cannotRemove(let path, let reason): "cannot remove \(path): \(reason)"
     case .ownPathUnknown: "cannot tell where this xdg-share is (/proc/self/exe cannot be read)"
+    case .ownPathNotUTF8(let path):
+      "cannot write entries that run \(path.displayString): file-manager entries are UTF-8 text and cannot name a program whose path is not UTF-8; install xdg-share where its path is UTF-8"
     case .noSheet:
       "the share sheet (\(SheetProgram.name)) is not installed beside xdg-share; choose with --service ID"
     case .cannotStartSheet(let program, let reason): "cannot start the share sheet \(program): \(reason)"

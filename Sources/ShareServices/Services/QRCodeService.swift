@@ -20,44 +20,44 @@ public struct QRCodeService: ShareExtension {
     let payload = try Self.payload(SharedContent(context.inputItems))
     let programs = Programs(environment: environment)
     context.setProgress(0.2, message: "Drawing the QR code")
-    let folder = environment.cacheHome + "/xdg-share/qr"
+    let folder = environment.cacheHome.appending("xdg-share").appending("qr")
     do {
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      try FileSystem.makeDirectories(folder.bytes)
     } catch {
-      throw ShareError(
-        "Cannot create \(environment.abbreviated(folder)): \(ShareError.report(for: error).message)")
+      throw ShareError("Cannot create \(environment.abbreviated(folder)): \(error.reason)")
     }
-    let image = "\(folder)/\(Self.hash(payload)).png"
-    let temporary = "\(folder)/.\(Self.hash(payload))-\(UInt32.random(in: 0...UInt32.max)).png"
-    let token = TemporaryFiles.register(Array(temporary.utf8))
+    let image = folder.appending("\(Self.hash(payload)).png")
+    let temporary = folder.appending(".\(Self.hash(payload))-\(UInt32.random(in: 0...UInt32.max)).png")
+    let token = TemporaryFiles.register(temporary.bytes)
     defer {
-      try? FileSystem.remove(Array(temporary.utf8))
+      try? FileSystem.remove(temporary.bytes)
       TemporaryFiles.forget(token)
     }
-    let run = try programs.run(Self.encoderArguments(payload, output: temporary))
+    let run = try programs.run(Self.encoderArguments(payload, output: temporary.bytes))
     guard run.status == 0 else {
       let detail = Programs.firstLine(run.standardError).map { ": \($0)" } ?? ""
       throw ShareError("qrencode could not draw the QR code\(detail)")
     }
     do {
-      try FileSystem.rename(Array(temporary.utf8), to: Array(image.utf8))
+      try FileSystem.rename(temporary.bytes, to: image.bytes)
     } catch {
       throw ShareError("Cannot save the QR code in \(environment.abbreviated(folder)): \(error.reason)")
     }
 
     context.setProgress(0.8, message: "Opening the QR code")
     let opener = try Self.opener(environment: environment, image: image)
-    switch try programs.launch(opener.map { Array($0.utf8) }, grace: Self.launchGrace) {
+    switch try programs.launch(opener, grace: Self.launchGrace) {
     case .stillRunning, .exited(0):
       context.completeRequest(returningItems: [
         ExtensionItem(attachments: [
-          ItemProvider(fileURL: URL(fileURLWithPath: image), typeIdentifiers: ["public.png", "image/png"])
+          ItemProvider(filePathBytes: image.bytes, typeIdentifiers: ["public.png", "image/png"])
         ])
       ])
     case .exited(let status):
       throw ShareError(
         code: Int(status),
-        message: "No image viewer could open the QR code (\(opener[0]) failed with status \(status)); "
+        message:
+          "No image viewer could open the QR code (\(String(decoding: opener[0], as: UTF8.self)) failed with status \(status)); "
           + "it is saved as \(environment.abbreviated(image))")
     }
   }
@@ -90,14 +90,17 @@ public struct QRCodeService: ShareExtension {
   }
 
   /// `qrencode -o OUTPUT -s 8 -l M -- TEXT`: after `--`, a text starting with a dash is text.
-  static func encoderArguments(_ payload: String, output: String) -> [[UInt8]] {
-    (["qrencode", "-o", output, "-s", "8", "-l", "M", "--"] + [payload]).map { Array($0.utf8) }
+  static func encoderArguments(_ payload: String, output: [UInt8]) -> [[UInt8]] {
+    [Array("qrencode".utf8), Array("-o".utf8), output]
+      + (["-s", "8", "-l", "M", "--"] + [payload]).map { Array($0.utf8) }
   }
 
   /// `xdg-open IMAGE`, else `gio open IMAGE`.
-  static func opener(environment: ServiceEnvironment, image: String) throws(ShareError) -> [String] {
-    if environment.program(named: "xdg-open") != nil { return ["xdg-open", image] }
-    if environment.program(named: "gio") != nil { return ["gio", "open", image] }
+  static func opener(environment: ServiceEnvironment, image: FilePath) throws(ShareError) -> [[UInt8]] {
+    if environment.program(named: "xdg-open") != nil { return [Array("xdg-open".utf8), image.bytes] }
+    if environment.program(named: "gio") != nil {
+      return [Array("gio".utf8), Array("open".utf8), image.bytes]
+    }
     throw ShareError(
       code: 127,
       message:

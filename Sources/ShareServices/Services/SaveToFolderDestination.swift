@@ -14,14 +14,13 @@ extension SaveToFolderService {
   /// desktop's Public folder. The Public folder is created when it is missing; a folder the user
   /// chose must exist, so that a typing mistake does not scatter files into a new folder nobody
   /// looks at.
-  static func destination(chosen: String?, environment: ServiceEnvironment) throws -> String {
+  static func destination(chosen: String?, environment: ServiceEnvironment) throws -> FilePath {
     let configuration = environment.configFile("save-to-folder.ini")
     let choice = chosen.flatMap { $0.isEmpty || $0 == defaultFolderSetting ? nil : $0 }
     let configured = try choice ?? KeyFile.load(configuration)?["Save to Folder", "Folder"]
     let folder = configured.map(environment.expandingHome) ?? publicShareFolder(environment: environment)
-    var isDirectory = false
-    if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
-      guard isDirectory else {
+    if let status = try? FileSystem.status(folder.bytes) {
+      guard status.kind == .directory else {
         throw ShareError("Cannot save into \(environment.abbreviated(folder)): it is a file, not a folder")
       }
       return folder
@@ -37,56 +36,60 @@ extension SaveToFolderService {
       )
     }
     do {
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      try FileSystem.makeDirectories(folder.bytes)
     } catch {
-      throw ShareError(
-        "Cannot create the folder \(environment.abbreviated(folder)): \(Self.reason(error))")
+      throw ShareError("Cannot create the folder \(environment.abbreviated(folder)): \(error.reason)")
     }
     return folder
   }
 
   /// `XDG_PUBLICSHARE_DIR` from `user-dirs.dirs`, else `~/Public`. A folder set to the home
-  /// folder itself means "disabled", as `xdg-user-dir` reads it.
-  static func publicShareFolder(environment: ServiceEnvironment) -> String {
-    let fallback = environment.home + "/Public"
-    guard let data = FileManager.default.contents(atPath: environment.configHome + "/user-dirs.dirs"),
-      let text = String(data: data, encoding: .utf8)
+  /// folder itself means "disabled", as `xdg-user-dir` reads it. The file is read as bytes, so
+  /// that a folder in it keeps its name even where it is not UTF-8.
+  static func publicShareFolder(environment: ServiceEnvironment) -> FilePath {
+    let home = environment.home
+    let fallback = home.appending("Public")
+    guard
+      let data = FileSystem.contents(
+        ofRegularFile: environment.configHome.appending("user-dirs.dirs").bytes, maximumSize: 1 << 20)
     else { return fallback }
-    for line in text.split(whereSeparator: \.isNewline) {
-      let line = line.trimmingSpaces()
-      guard line.hasPrefix("XDG_PUBLICSHARE_DIR="), let value = userDirsValue(line.dropFirst(20)) else {
-        continue
-      }
-      let folder = value.hasPrefix("$HOME") ? environment.home + value.dropFirst(5) : value
-      guard folder.hasPrefix("/") else { return fallback }
-      let trimmed = folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
-      return trimmed == environment.home ? fallback : trimmed
+    let newline = UInt8(ascii: "\n")
+    let key = Array("XDG_PUBLICSHARE_DIR=".utf8)
+    for rawLine in data.split(separator: newline) {
+      let line = trimmingBlanks(rawLine)
+      guard line.starts(with: key), let value = userDirsValue(line.dropFirst(key.count)) else { continue }
+      let homeWord = Array("$HOME".utf8)
+      let folder = value.starts(with: homeWord) ? home.bytes + value.dropFirst(homeWord.count) : value
+      guard folder.first == UInt8(ascii: "/") else { return fallback }
+      let trimmed = FilePath(bytes: folder).trimmingTrailingSlashes
+      return trimmed.bytes == home.bytes ? fallback : trimmed
     }
     return fallback
   }
 
+  private static func trimmingBlanks(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == 0x0D }
+    guard let first = line.firstIndex(where: { !blank($0) }), let last = line.lastIndex(where: { !blank($0) })
+    else { return [] }
+    return line[first...last]
+  }
+
   /// A `user-dirs.dirs` value: `"$HOME/Public"`, in double quotes, with backslash escapes.
-  static func userDirsValue(_ raw: Substring) -> String? {
-    guard raw.hasPrefix("\""), raw.count >= 2, raw.hasSuffix("\"") else { return nil }
-    var value = ""
+  static func userDirsValue(_ raw: ArraySlice<UInt8>) -> [UInt8]? {
+    let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+    guard raw.count >= 2, raw.first == quote, raw.last == quote else { return nil }
+    var value: [UInt8] = []
     var escaped = false
-    for character in raw.dropFirst().dropLast() {
+    for byte in raw.dropFirst().dropLast() {
       if escaped {
-        value.append(character)
+        value.append(byte)
         escaped = false
-      } else if character == "\\" {
+      } else if byte == backslash {
         escaped = true
       } else {
-        value.append(character)
+        value.append(byte)
       }
     }
     return value
-  }
-
-  static func reason(_ error: any Error) -> String {
-    if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
-      return SystemError(call: "mkdir", errno: underlying.code.rawValue).reason
-    }
-    return ShareError.report(for: error).message
   }
 }

@@ -57,8 +57,8 @@ struct FolderSaver {
   /// After how many names a save gives up (`photo (1000).png`).
   static let maximumNumber = 9999
 
-  init(folder: String, displayFolder: String, progress: @escaping (Double, String) -> Void) {
-    self.folder = Array(folder.utf8)
+  init(folder: FilePath, displayFolder: String, progress: @escaping (Double, String) -> Void) {
+    self.folder = folder.bytes
     self.displayFolder = displayFolder
     self.progress = progress
   }

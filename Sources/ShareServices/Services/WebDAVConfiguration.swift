@@ -118,7 +118,7 @@ struct WebDAVConfiguration: Equatable, Sendable {
   /// The password: the composition's, the keyring's, `PasswordCommand`'s or `Password=`'s (which
   /// moves into the keyring). `nil` when there is none.
   private static func password(
-    _ given: String?, file: KeyFile?, path: String, programs: Programs, keyring: some PasswordKeeper
+    _ given: String?, file: KeyFile?, path: FilePath, programs: Programs, keyring: some PasswordKeeper
   ) throws -> String? {
     let shown = programs.environment.abbreviated(path)
     let written = file?[group, "Password"]
@@ -136,24 +136,25 @@ struct WebDAVConfiguration: Equatable, Sendable {
   /// Moves a `Password=` of `webdav.ini` into the keyring (unless the keyring has one already, set
   /// since), then rewrites the file without it, every other line kept. Without a keyring the
   /// password stays, with a warning when other users may read the file.
-  private static func migrate(_ password: String, from path: String, keyring: some PasswordKeeper) {
+  private static func migrate(_ password: String, from path: FilePath, keyring: some PasswordKeeper) {
     do {
       if keyring.lookUp() == nil {
         try keyring.store(password)
       }
       // A link (a dotfiles repository's) stays a link: the file it points to is rewritten.
-      let bytes = Array(URL(fileURLWithPath: path).resolvingSymlinksInPath().path.utf8)
+      let bytes = FileSystem.resolvedPath(path.bytes) ?? path.bytes
       let status = try FileSystem.status(bytes)
       let descriptor = try FileDescriptor.openForReading(bytes)
       defer { descriptor.close() }
       let text = String(decoding: try descriptor.readToEnd(), as: UTF8.self)
       let rewritten = KeyFile.setting("Password", in: group, to: nil, in: text)
       try FileSystem.writeAtomically(Array(rewritten.utf8), to: bytes, mode: status.permissions & 0o7777)
-      Log.write("The password of \(path) is now in the keyring; the file no longer holds it")
+      Log.write("The password of \(path.text) is now in the keyring; the file no longer holds it")
     } catch {
-      Log.write("warning: the password stays in \(path): \(error)")
-      if let permissions = try? FileSystem.status(Array(path.utf8)).permissions, permissions & 0o077 != 0 {
-        Log.write("warning: \(path) holds a password and other users may read it; run: chmod 600 '\(path)'")
+      Log.write("warning: the password stays in \(path.text): \(error)")
+      if let permissions = try? FileSystem.status(path.bytes).permissions, permissions & 0o077 != 0 {
+        Log.write(
+          "warning: \(path.text) holds a password and other users may read it; run: chmod 600 '\(path.text)'")
       }
     }
   }

@@ -18,7 +18,8 @@ struct Programs: Sendable {
   /// - Throws: ``ShareError`` naming the program when it cannot be started.
   func run(_ arguments: [[UInt8]], input: [UInt8] = []) throws(ShareError) -> CapturedRun {
     do {
-      return try CapturedRun.run(arguments, environment: environment.variables, input: input)
+      return try CapturedRun.run(
+        arguments, environment: [:], environmentBytes: environment.bytes, input: input)
     } catch {
       throw Self.startFailure(arguments, error)
     }
@@ -39,7 +40,8 @@ struct Programs: Sendable {
     let child: ChildProcess
     do {
       child = try ChildProcess.spawn(
-        arguments, environment: environment.variables, standardInput: input == nil ? .null : .pipe,
+        arguments, environment: [:], environmentBytes: environment.bytes,
+        standardInput: input == nil ? .null : .pipe,
         standardOutput: .inherit, standardError: .inherit)
     } catch {
       throw Self.startFailure(arguments, error)

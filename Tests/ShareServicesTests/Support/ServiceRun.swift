@@ -125,15 +125,16 @@ enum ServiceRunner {
   ///   once it has exited (a clipboard owner must live on).
   static func run(
     _ id: String, _ attachments: [RequestAttachment], on desktop: TemporaryDesktop,
-    environment extra: [String: String] = [:], configuration: [String: String]? = nil,
-    stopLeftovers: Bool = true, timeLimit: Double = 120
+    environment extra: [String: String] = [:], environmentBytes: [String: [UInt8]] = [:],
+    configuration: [String: String]? = nil, stopLeftovers: Bool = true, timeLimit: Double = 120
   ) throws -> ServiceRun {
     let bundle = desktop.bundle(id)
     let log = "\(desktop.root)/service-\(UUID().uuidString).log"
     let logDescriptor = try FileDescriptor.openForAppending(Array(log.utf8))
     let child = try ChildProcess.spawn(
       [Array("\(bundle)/share".utf8)], environment: environment(id, on: desktop, extra: extra),
-      workingDirectory: Array(bundle.utf8), standardInput: .pipe, standardOutput: .pipe,
+      environmentBytes: environmentBytes, workingDirectory: Array(bundle.utf8), standardInput: .pipe,
+      standardOutput: .pipe,
       standardError: .descriptor(logDescriptor), newProcessGroup: true)
     logDescriptor.close()
     let input = try request(id, attachments, configuration: configuration)
