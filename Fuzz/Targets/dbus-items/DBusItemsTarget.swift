@@ -40,13 +40,15 @@ public func fuzzDBusItems(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
 private let keys = ["path", "url", "text", "mime-type", "path", "url", "text", "mime-type", "x-unknown", ""]
 
-/// `aa{sv}` of up to 8 dictionaries of up to 5 entries.
-private func items(_ input: inout FuzzInput) -> DBusValue {
+/// `aa{sv}` of up to 8 dictionaries of up to 5 entries, `depth` levels down in a value. The depth
+/// counts the array, the dictionary entry and the variant, so that nesting stays within what
+/// D-Bus allows (libdbus refuses deeper messages, and the bus never delivers them).
+private func items(_ input: inout FuzzInput, depth: Int = 0) -> DBusValue {
   let dictionaries = (0..<input.int(in: 0...8)).map { _ in
     DBusValue.vardict(
       (0..<input.int(in: 0...5)).map { _ in
         let key = input.int(in: 0...15) == 0 ? text(&input, 12) : input.pick(keys)
-        return (key, input.bool() ? likelyValue(for: key, &input) : randomValue(&input, depth: 1))
+        return (key, input.bool() ? likelyValue(for: key, &input) : randomValue(&input, depth: depth + 3))
       })
   }
   return .array(elementSignature: "a{sv}", dictionaries)
@@ -98,7 +100,7 @@ private func randomValue(_ input: inout FuzzInput, depth: Int) -> DBusValue {
     return .array(elementSignature: first.signature, input.bool() ? elements : [])
   case 15: return .structure((0..<input.int(in: 1...3)).map { _ in randomValue(&input, depth: depth + 1) })
   case 16: return .variant(randomValue(&input, depth: depth + 1))
-  default: return items(&input)
+  default: return items(&input, depth: depth)
   }
 }
 
