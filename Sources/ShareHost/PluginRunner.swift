@@ -58,12 +58,13 @@ public final class PluginRunner: Sendable {
 
   /// Stops the request on the user's behalf: SIGTERM to the plugin's process group.
   public func cancel() {
-    let (child, guarded) = state.withLock { state -> (ChildProcess?, Bool) in
+    let child = state.withLock { state -> ChildProcess? in
       state.cancelledByUser = true
-      return (state.child, state.guarded && !state.completed)
+      // The guard first: should the program end at once, what it adopted ends with it. Sent
+      // under the lock, so that a completion read meanwhile sends its release after this word.
+      if state.guarded && !state.completed { state.child?.signalLeader(RequestGuard.endSignal) }
+      return state.child
     }
-    // The guard first: should the program end at once, what it adopted ends with it.
-    if guarded { child?.signalLeader(RequestGuard.endSignal) }
     child?.signal(Signal.terminate)
   }
 
@@ -216,11 +217,10 @@ public final class PluginRunner: Sendable {
   /// Notes that the program completed; a guard already told to end the request (a cancel that
   /// came first) releases what the program leaves running after all.
   private func releaseIfCompleted(_ child: ChildProcess) {
-    let told = state.withLock { state -> Bool in
+    state.withLock { state in
       state.completed = true
-      return state.guarded && state.cancelledByUser
+      if state.guarded && state.cancelledByUser { child.signalLeader(RequestGuard.releaseSignal) }
     }
-    if told { child.signalLeader(RequestGuard.releaseSignal) }
   }
 
   /// Waits for the plugin to end; when it was asked to end (`politely`), or overstays, SIGTERM

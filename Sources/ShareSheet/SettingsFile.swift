@@ -21,7 +21,11 @@ struct SettingsFile: Sendable {
   /// Applies `change` to the settings on disk and writes the result; returns the settings now.
   @discardableResult
   func update(_ change: (inout UserSettings) -> Void) throws -> UserSettings {
-    let text = contents() ?? ""
+    // A file that is there but cannot be read (too large, not a regular file, no permission) is
+    // left alone: writing over it would lose whatever else it holds.
+    guard let text = contents() ?? (exists ? nil : "") else {
+      throw SystemError.notReadable(path.text)
+    }
     var settings = UserSettings(parsing: text)
     change(&settings)
     let written = settings.written(over: text)
@@ -33,6 +37,11 @@ struct SettingsFile: Sendable {
     let mode = (try? FileSystem.status(path.bytes).permissions) ?? 0o644
     try FileSystem.writeAtomically(Array(written.utf8), to: path.bytes, mode: mode)
     return settings
+  }
+
+  /// Whether anything is at the path (a link that leads nowhere counts as nothing).
+  private var exists: Bool {
+    (try? FileSystem.status(path.bytes)) != nil
   }
 
   /// Read as the catalog reads it (ShareHost's `ServiceCatalog`): a regular file of at most 1 MiB.

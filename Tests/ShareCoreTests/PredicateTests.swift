@@ -477,6 +477,27 @@ private let pspdfkitHidden = """
     }
   }
 
+  @Test func aSelectionOfManyTypesAgainstManyConstantsAnswersAsTheTree() throws {
+    // 400 made-up types (800 identifiers) against 100 rules of their own constants: more type
+    // answers than the flat table holds (AnswerTable.flatLimit), so they are kept by slot.
+    let types = (0..<400).map { "application/x-made-up-\($0)" }
+    let attachments = types.enumerated().map { index, type in
+      ShareCore.Attachment(item: .file(FilePath("/f\(index)")), typeIdentifiers: ["public.data", type])
+    }
+    let rules = try (0..<100).map { index in
+      ActivationRule.predicate(
+        try PredicateParser.parse(
+          "ANY \(identifiers) UTI-EQUALS \"application/x-made-up-\(index * 5)\" AND "
+            + "ANY \(identifiers) UTI-CONFORMS-TO \"application/x-made-up-\(index * 7)\""))
+    }
+    let chosen = selection(attachments)
+    #expect(chosen.identifiers.count * 200 > AnswerTable.flatLimit)
+    let expected = rules.indices.filter { rules[$0].accepts(chosen) }
+    #expect(CompiledRules(rules).accepting(chosen) == expected)
+    // Only the rules whose constants name a type of the selection: index * 7 < 400.
+    #expect(expected == Array(0...57))
+  }
+
   @Test func countsWeighAttachmentsByTypeClass() throws {
     let files = Array(repeating: png, count: 60) + Array(repeating: pdf, count: 39) + [url]
     let images =

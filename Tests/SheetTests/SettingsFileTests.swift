@@ -27,4 +27,18 @@ import Testing
     #expect(file.read() == settings)
     #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/conf-\u{FFFD}"))
   }
+
+  @Test func aSettingsFileThatCannotBeReadIsNotWrittenOver() throws {
+    let desktop = try TemporaryDesktop()
+    let configHome = "\(desktop.root)/conf"
+    let paths = SearchPaths(environment: ["XDG_CONFIG_HOME": configHome])
+    try FileManager.default.createDirectory(
+      atPath: "\(configHome)/xdg-share", withIntermediateDirectories: true)
+    // Larger than a reader takes (1 MiB): the picker must not replace it with its own keys alone.
+    let large = Data(repeating: UInt8(ascii: "#"), count: (1 << 20) + 1)
+    try large.write(to: URL(fileURLWithPath: "\(configHome)/xdg-share/settings.ini"))
+    let file = SettingsFile(paths: paths)
+    #expect(throws: SystemError.self) { try file.update { $0.pinnedServices = ["org.example.a"] } }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: "\(configHome)/xdg-share/settings.ini")) == large)
+  }
 }

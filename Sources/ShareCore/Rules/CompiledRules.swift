@@ -195,16 +195,41 @@ private struct ProgramBuilder {
 /// What one evaluation changes: the SUBQUERY variables, and the type answers found so far.
 struct ProgramState {
   var scope = PredicateScope()
-  /// By identifier × string constant: 0 not yet asked, 1 no, 2 yes. One table for
-  /// `UTI-CONFORMS-TO`, one for equality.
-  var conforms: [UInt8]
-  var equals: [UInt8]
+  /// By identifier × string constant. One table for `UTI-CONFORMS-TO`, one for equality.
+  var conforms: AnswerTable
+  var equals: AnswerTable
   let constants: Int
 
   init(identifiers: Int, constants: Int) {
     self.constants = constants
-    conforms = Array(repeating: 0, count: identifiers * constants)
+    conforms = AnswerTable(slots: identifiers * constants)
     equals = conforms
+  }
+}
+
+/// Type answers already found, by slot: a flat table while identifiers × constants is small (the
+/// common case, no hashing), a dictionary of the answers actually asked beyond that, so that a
+/// call naming thousands of made-up types against a thousand services does not zero megabytes.
+struct AnswerTable {
+  /// Slots up to which a flat table is used: 64 KiB per table.
+  static let flatLimit = 1 << 16
+  /// 0 not yet asked, 1 no, 2 yes.
+  private var flat: [UInt8]
+  private var asked: [Int: Bool] = [:]
+
+  init(slots: Int) {
+    flat = slots <= Self.flatLimit ? Array(repeating: 0, count: slots) : []
+  }
+
+  mutating func answer(_ slot: Int, _ compute: () -> Bool) -> Bool {
+    guard flat.isEmpty else {
+      if flat[slot] == 0 { flat[slot] = compute() ? 2 : 1 }
+      return flat[slot] == 2
+    }
+    if let known = asked[slot] { return known }
+    let found = compute()
+    asked[slot] = found
+    return found
   }
 }
 
@@ -478,11 +503,9 @@ private struct ProgramEvaluator {
 
   /// The memo's answer for (identifier, constant), worked out by `compute` the first time.
   private func answer(
-    _ memo: inout [UInt8], _ identifier: Int, _ constant: Int, _ constants: Int, _ compute: () -> Bool
+    _ memo: inout AnswerTable, _ identifier: Int, _ constant: Int, _ constants: Int, _ compute: () -> Bool
   ) -> Bool {
-    let slot = identifier * constants + constant
-    if memo[slot] == 0 { memo[slot] = compute() ? 2 : 1 }
-    return memo[slot] == 2
+    memo.answer(identifier * constants + constant, compute)
   }
 
   private func conforms(_ identifier: Int, _ constant: Int, _ state: inout ProgramState) -> Bool {

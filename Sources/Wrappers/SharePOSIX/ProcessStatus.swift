@@ -37,6 +37,17 @@ public enum CurrentProcess {
     }
   }
 
+  /// This process's environment as `NAME=VALUE` entries, byte for byte and in order.
+  public static var environmentEntries: [[UInt8]] {
+    var entries: [[UInt8]] = []
+    var entry: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = environ
+    while let pointer = entry.pointee {
+      entries.append(Array(UnsafeRawBufferPointer(start: pointer, count: strlen(pointer))))
+      entry += 1
+    }
+    return entries
+  }
+
   /// The environment as text, a value that is not UTF-8 repaired as `ProcessInfo.environment`
   /// repairs it (the bytes stay at hand: ``environmentBytes``). Read from `environ` directly:
   /// `ProcessInfo` sets up far more than this on first use, at every start of a short command.

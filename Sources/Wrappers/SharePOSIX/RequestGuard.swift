@@ -112,8 +112,9 @@ public final class RequestGuard {
 
   /// This process's environment, byte for byte, with the marker set.
   private static func programEnvironment(marker: [UInt8]) -> [[UInt8]] {
-    let environ = ProcessTree.contents(of: "/proc/self/environ", limit: 16 << 20) ?? []
-    var entries = environ.split(separator: 0, omittingEmptySubsequences: true).map { Array($0) }
+    // From `environ`, not `/proc/self/environ`, which a sandbox may hide: a program started
+    // with no environment but the marker would fail in ways no one could trace back here.
+    var entries = CurrentProcess.environmentEntries
     if let equals = marker.firstIndex(of: UInt8(ascii: "=")) {
       let name = marker[...equals]
       entries.removeAll { $0.starts(with: name) }

@@ -21,6 +21,12 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     (subject.map { "\($0): " } ?? "") + reason
   }
 
+  /// A file that is there but is not read: not a regular file, or larger than its reader allows
+  /// (`EFBIG`, "File too large", the more common of the two for a settings file).
+  public static func notReadable(_ subject: String) -> SystemError {
+    SystemError(call: "read", errno: EFBIG, subject: subject)
+  }
+
   /// Whether the error is "no such file or directory".
   public var isNotFound: Bool { errno == ENOENT }
 
