@@ -14,15 +14,7 @@ enum GuardProgram {
   /// its parent-death signal (`setpriv`).
   static func locate(environment: [String: String]) -> String? {
     if let given = environment["XDG_SHARE_GUARD"] { return given.hasPrefix("/") ? given : nil }
-    guard let running = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
-      return nil
-    }
-    let folder = PathText.parent(of: running.hasSuffix(" (deleted)") ? String(running.dropLast(10)) : running)
-    for candidate in [folder + "/" + name, PathText.parent(of: folder) + "/libexec/xdg-share/" + name]
-    where FileManager.default.isExecutableFile(atPath: candidate) {
-      return candidate
-    }
-    return nil
+    return HelperProgram.locate(name)
   }
 
   /// Starts `program` as the leader of a process group of its own, its environment holding

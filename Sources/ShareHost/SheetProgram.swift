@@ -11,15 +11,7 @@ public enum SheetProgram {
   /// else in `../libexec/xdg-share/` from it, as `install.sh` puts it; nil when none is there.
   public static func locate(environment: [String: String]) -> String? {
     if let given = environment["XDG_SHARE_SHEET"], given.hasPrefix("/") { return given }
-    guard let running = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
-      return nil
-    }
-    let folder = PathText.parent(of: running.hasSuffix(" (deleted)") ? String(running.dropLast(10)) : running)
-    for candidate in [folder + "/" + name, PathText.parent(of: folder) + "/libexec/xdg-share/" + name]
-    where FileManager.default.isExecutableFile(atPath: candidate) {
-      return candidate
-    }
-    return nil
+    return HelperProgram.locate(name)
   }
 
   /// The sheet's arguments for `items` (shared with `service` at once when one is named),
@@ -51,5 +43,22 @@ public enum SheetProgram {
     var arguments = Self.arguments(program: program, items: items, parent: parent, resultDescriptor: 3)
     arguments.insert(contentsOf: [Array("--compose".utf8), Array(service.utf8)], at: 1)
     return arguments
+  }
+}
+
+/// xdg-share's helper programs (the sheet, the guard): beside the running program in a build, in
+/// `../libexec/xdg-share/` from it once `install.sh` has put them there.
+enum HelperProgram {
+  /// The path of the helper `name`; nil when none is there.
+  static func locate(_ name: String) -> String? {
+    guard let running = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+      return nil
+    }
+    let folder = PathText.parent(of: running.hasSuffix(" (deleted)") ? String(running.dropLast(10)) : running)
+    for candidate in [folder + "/" + name, PathText.parent(of: folder) + "/libexec/xdg-share/" + name]
+    where FileManager.default.isExecutableFile(atPath: candidate) {
+      return candidate
+    }
+    return nil
   }
 }
