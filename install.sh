@@ -73,6 +73,11 @@ if [ "$mode" = test ]; then
   # version may not carry (unsafe flags).
   swift build --build-tests -Xswiftc -warnings-as-errors
   swift test -Xswiftc -warnings-as-errors
+  # The core targets (the protocol, the core, the host, the wrappers, ShareKit, the D-Bus service)
+  # again under each sanitizer, in build folders of their own; the rest: docs/reliability.md.
+  say "running the core targets under AddressSanitizer and ThreadSanitizer"
+  Tests/Scripts/sanitize.sh address
+  Tests/Scripts/sanitize.sh thread
   say "building a ShareKit extension that depends on this package by version"
   Tests/Scripts/depend-by-version.sh
   # Each parser and generator under libFuzzer briefly (a few minutes with the build); a crash or

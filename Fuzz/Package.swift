@@ -15,6 +15,7 @@ let targets: [(name: String, dependencies: [Target.Dependency])] = [
   ("info-plist", ["ShareCore"]),
   ("strings", ["ShareCore"]),
   ("predicate", ["ShareCore"]),
+  ("mime-cache", ["ShareCore"]),
   ("dictionary-rule", ["ShareCore"]),
   ("plugin-events", ["ShareHost", "ShareProtocol"]),
   ("dbus-message", ["ShareDBus", "ShareDaemon", "FuzzDBusSupport"]),

@@ -13,7 +13,7 @@
 # coverage (libFuzzer's cov: edges, ft: features) per target.
 set -euo pipefail
 fuzz="$(cd "$(dirname "$0")" && pwd)"
-targets=(plist info-plist strings predicate dictionary-rule plugin-events dbus-message dbus-items desktop-entry
+targets=(plist info-plist strings predicate mime-cache dictionary-rule plugin-events dbus-message dbus-items desktop-entry
   nautilus)
 
 if [ "${1:-}" = --list ]; then printf '%s\n' "${targets[@]}"; exit 0; fi

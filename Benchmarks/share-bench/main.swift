@@ -128,7 +128,11 @@ func run(_ bench: Bench, in root: String) throws {
 
   // MARK: The type system
 
-  let mimeFiles = SharedMIMEDatabase.directories().flatMap { [$0 + "/subclasses", $0 + "/aliases"] }
+  // What the loader reads: each directory's mime.cache, or its text files where it has none.
+  let mimeFiles = SharedMIMEDatabase.directories().flatMap { directory in
+    access(directory + "/mime.cache", R_OK) == 0
+      ? [directory + "/mime.cache"] : [directory + "/subclasses", directory + "/aliases"]
+  }
   bench.add(
     "type-system", "type system: shared-mime-info hierarchy", budget: .normal,
     operation: { blackHole(SharedMIMEDatabase.typeSystem()) },

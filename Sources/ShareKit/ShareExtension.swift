@@ -95,19 +95,22 @@ public enum ShareExtensionRunner {
         "cannot read the request on standard input: \(FoundationErrors.localizedDescription(of: error))")
     }
     let status = await serve(
-      input: input, environment: ProcessInfo.processInfo.environment, sink: sink, choosing: choose)
+      input: consume input, environment: ProcessInfo.processInfo.environment, sink: sink, choosing: choose)
     SystemCalls.exitProcess(status)
   }
 
   /// Serves one request and returns the exit status: 0 when the request ended, 1 when it could
   /// not be served (it was unreadable, or `choose` threw; one final event, a cancel).
   static func serve(
-    input: Result<Data, ShareError>, environment: [String: String], sink: any EventSink,
+    input: consuming Result<Data, ShareError>, environment: [String: String], sink: any EventSink,
     choosing choose: (PluginRequest) throws -> any ShareExtension.Type
   ) async -> Int32 {
     let request: PluginRequest
     let type: any ShareExtension.Type
     do {
+      // Consumes `input`: the request's bytes are freed before `perform` runs. A service may end
+      // the process from inside it (a signal); nothing must hold them then, or LeakSanitizer
+      // reports them at exit and turns the exit status into 1.
       request = try decodeRequest(input.get())
       type = try choose(request)
     } catch {

@@ -69,28 +69,36 @@ enum Fixture {
       """)
   }
 
-  static let signalRule = predicate(
-    """
-    SUBQUERY (extensionItems, $extensionItem, SUBQUERY ($extensionItem.attachments, $attachment, \
-    ANY $attachment.registeredTypeIdentifiers UTI-CONFORMS-TO "public.data" || \
-    ANY $attachment.registeredTypeIdentifiers UTI-CONFORMS-TO "public.url").@count >= 1).@count == 1
-    """)
+  // Rules and services are made on each use rather than kept in constants: a predicate tree
+  // kept until exit is reported by LeakSanitizer (Tests/Scripts/sanitize.sh), which does not
+  // see the pointers to an indirect enum's boxes.
+  static var signalRule: ActivationRule {
+    predicate(
+      """
+      SUBQUERY (extensionItems, $extensionItem, SUBQUERY ($extensionItem.attachments, $attachment, \
+      ANY $attachment.registeredTypeIdentifiers UTI-CONFORMS-TO "public.data" || \
+      ANY $attachment.registeredTypeIdentifiers UTI-CONFORMS-TO "public.url").@count >= 1).@count == 1
+      """)
+  }
 
   /// One of each kind of rule the generators meet.
-  static let services: [ShareService] = [
-    service(
-      "org.example.photos", "Photos", rule: .dictionary(DictionaryRule(maxImages: 1)),
-      icon: "image-x-generic", description: "Post one photo"),
-    service("org.example.files", "Files", rule: .dictionary(DictionaryRule(maxFiles: 5))),
-    service("org.signal.share", "Signal", rule: signalRule, icon: "/x/org.signal.share.shareext/signal.png"),
-    service("org.example.notes", "Notes", rule: everyAttachment(conformsTo: "public.plain-text", "<= 3")),
-    service("org.example.pair", "Compare PDFs", rule: everyAttachment(conformsTo: "com.adobe.pdf", "== 2")),
-    service("org.example.clips", "Clips", rule: .dictionary(DictionaryRule(maxMovies: 2, version: 2))),
-    service(
-      "org.example.text", "Text Only",
-      rule: .dictionary(DictionaryRule(supportsText: true, maxWebURLs: 1))),
-    service("org.example/evil", "Evil Path", rule: .dictionary(DictionaryRule(maxFiles: 1))),
-  ]
+  static var services: [ShareService] {
+    [
+      service(
+        "org.example.photos", "Photos", rule: .dictionary(DictionaryRule(maxImages: 1)),
+        icon: "image-x-generic", description: "Post one photo"),
+      service("org.example.files", "Files", rule: .dictionary(DictionaryRule(maxFiles: 5))),
+      service(
+        "org.signal.share", "Signal", rule: signalRule, icon: "/x/org.signal.share.shareext/signal.png"),
+      service("org.example.notes", "Notes", rule: everyAttachment(conformsTo: "public.plain-text", "<= 3")),
+      service("org.example.pair", "Compare PDFs", rule: everyAttachment(conformsTo: "com.adobe.pdf", "== 2")),
+      service("org.example.clips", "Clips", rule: .dictionary(DictionaryRule(maxMovies: 2, version: 2))),
+      service(
+        "org.example.text", "Text Only",
+        rule: .dictionary(DictionaryRule(supportsText: true, maxWebURLs: 1))),
+      service("org.example/evil", "Evil Path", rule: .dictionary(DictionaryRule(maxFiles: 1))),
+    ]
+  }
 
   /// A name with every character that could change another key, a list, an Exec line or a
   /// Python string if it were not escaped.

@@ -51,6 +51,11 @@ public final class TemporaryDesktop: Sendable {
       "LANG": "C.UTF-8",
     ]
     environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress ?? "unix:path=\(root)/runtime/no-bus"
+    // Under Tests/Scripts/sanitize.sh the programs are sanitized too, and read its options (the
+    // suppressions of system libraries' leaks among them).
+    for name in ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"] {
+      environment[name] = ProcessInfo.processInfo.environment[name]
+    }
     return environment
   }
 

@@ -134,7 +134,7 @@ import Testing
     let big = try desktop.writeFile(
       named: Array("big.bin".utf8), contents: Array(repeating: 7, count: 200_000))
     let run = try run([.file(big)])
-    #expect(run.status == 0 && !run.completed && run.cancelCode == nil, "\(run.lines)")
+    #expect(run.status == 0 && !run.completed && run.cancelCode == nil, "\(run.lines) \(run.standardError)")
     #expect((run.failMessage ?? "").contains("Cannot save big.bin in"), "\(run.lines)")
     #expect((run.failMessage ?? "").contains("No space left on device"), "\(run.lines)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: publicFolder) == [])
@@ -153,7 +153,7 @@ import Testing
       atPath: "\(desktop.files)/Holiday", withIntermediateDirectories: true)
     let folder = try run([.file("\(desktop.files)/Holiday")])
     #expect(folder.cancelMessage == "Holiday is a folder; Save to Folder saves files only")
-    #expect(folder.status == 0)
+    #expect(folder.status == 0, "\(folder.standardError)")
     let missing = try run([.file("\(desktop.files)/gone.txt")])
     #expect(missing.cancelMessage == "Cannot read gone.txt: No such file or directory")
     let notAFolder = "\(desktop.root)/home/Public"

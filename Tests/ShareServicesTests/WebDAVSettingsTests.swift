@@ -137,7 +137,7 @@ struct WebDAVSettingsTests {
       "e.txt",
       configuration: ["server": "http://127.0.0.1:\(closed)/", "user": server.user, "password": "x"])
     // Failed: a `fail` event with the reason, which the host shows.
-    #expect(run.status == 0 && !run.completed && run.cancelCode == nil, "\(run.lines)")
+    #expect(run.status == 0 && !run.completed && run.cancelCode == nil, "\(run.lines) \(run.standardError)")
     #expect(
       (run.failMessage ?? "").contains(
         "Cannot connect to 127.0.0.1: is the server running, and the address in the settings "

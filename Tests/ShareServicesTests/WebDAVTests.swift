@@ -201,7 +201,8 @@ struct WebDAVTests {
     let closed = try WebDAVServer.freePort()
     try configure("URL=http://127.0.0.1:\(closed)/\n")
     let down = try run([.file(file)])
-    #expect(down.status == 0 && !down.completed && down.cancelCode == nil, "\(down.lines)")
+    #expect(
+      down.status == 0 && !down.completed && down.cancelCode == nil, "\(down.lines) \(down.standardError)")
     #expect(
       (down.failMessage ?? "").contains(
         "Cannot connect to 127.0.0.1: is the server running, and the address in webdav.ini right?"),

@@ -122,7 +122,7 @@ extension PickerEntryTests {
         "key",
         "Escape",
       ])
-    #expect(run.exitStatus == 0)
+    #expect(run.exitStatus == 0, "\(run.standardError)")
     #expect(desktop.servicesRun == ["org.test.alpha"])
   }
 }

@@ -1,55 +1,92 @@
-/// The subclass and alias relations of shared-mime-info, as read from its `subclasses` and
-/// `aliases` files, plus the rules the specification adds on top of them.
+/// The subclass and alias relations of shared-mime-info, as read from each of its directories
+/// (the compiled `mime.cache`, or the `subclasses` and `aliases` files), plus the rules the
+/// specification adds on top of them.
 ///
-/// The files are handed in as text so that the core stays free of I/O; `ShareGLib` reads them from
-/// the very directories GIO uses, so both agree on every answer.
+/// The files are handed in as bytes and text so that the core stays free of I/O; `ShareGLib` reads
+/// them from the very directories GIO uses, so both agree on every answer.
 public struct MIMEHierarchy: Sendable {
-  private var parents: [String: [String]] = [:]
-  private var aliases: [String: String] = [:]
-  private var aliasesByCanonical: [String: [String]] = [:]
-  /// Pairs listed both ways, in any directory: two types, never aliases again.
-  private var bothWays: Set<[String]> = []
+  /// One directory's relations each, the most important first.
+  ///
+  /// Existentials, not an enum of the two kinds: a multi-payload enum keeps its case in the spare
+  /// bits of its payload's pointers, which LeakSanitizer then takes for no pointers at all and
+  /// reports the process's type system as leaked at exit.
+  private var layers: [any MIMERelations] = []
+
+  /// One directory's `subclasses` and `aliases` files, lowercased.
+  private struct TextRelations: MIMERelations {
+    var parents: [String: [String]] = [:]
+    /// The first line for each alias.
+    var aliases: [String: String] = [:]
+    var aliasesByCanonical: [String: [String]] = [:]
+
+    func canonical(ofAlias alias: String) -> String? { aliases[alias] }
+    func lists(_ alias: String, asAliasOf canonical: String) -> Bool { aliases[alias] == canonical }
+    func aliases(of canonical: String) -> [String] { aliasesByCanonical[canonical] ?? [] }
+    func parents(of type: String) -> [String] { parents[type] ?? [] }
+  }
 
   public init() {}
 
   /// Adds one directory's `subclasses` and `aliases` files. Call in order of precedence, the most
   /// important directory first; a later directory only adds relations.
   public mutating func add(subclasses: String, aliases aliasText: String) {
-    for (child, parent) in Self.pairs(in: subclasses) where !(parents[child]?.contains(parent) ?? false) {
-      parents[child, default: []].append(parent)
+    var relations = TextRelations()
+    for (child, parent) in Self.pairs(in: subclasses)
+    where !(relations.parents[child]?.contains(parent) ?? false) {
+      relations.parents[child, default: []].append(parent)
     }
-    for (alias, canonical) in Self.pairs(in: aliasText) where aliases[alias] == nil {
-      // Two packages may each call the other's type an alias of theirs (shared-mime-info's
-      // application/pkcs12 and gcr's application/x-pkcs12): GIO then treats both as types, and
-      // so does this, whichever directories the two lines are in.
-      // Checked only when such a pair was seen: most machines have none, and every alias line
-      // would otherwise build and sort an array.
-      guard bothWays.isEmpty || !bothWays.contains([alias, canonical].sorted()) else { continue }
-      if aliases[canonical] == alias {
-        aliases[canonical] = nil
-        aliasesByCanonical[alias]?.removeAll { $0 == canonical }
-        bothWays.insert([alias, canonical].sorted())
-        continue
-      }
-      aliases[alias] = canonical
-      aliasesByCanonical[canonical, default: []].append(alias)
+    for (alias, canonical) in Self.pairs(in: aliasText) where relations.aliases[alias] == nil {
+      relations.aliases[alias] = canonical
+      relations.aliasesByCanonical[canonical, default: []].append(alias)
     }
+    // A directory without the files (most of `XDG_DATA_DIRS`) would only make every lookup longer.
+    guard !relations.parents.isEmpty || !relations.aliases.isEmpty else { return }
+    layers.append(relations)
+  }
+
+  /// Adds one directory's compiled database (`mime.cache`), in the same order as
+  /// ``add(subclasses:aliases:)``. Returns `false`, adding nothing, when `cache` is not one (the
+  /// directory's text files are then the ones to add, as GIO reads them in that case).
+  public mutating func add(cache: [UInt8]) -> Bool {
+    guard let cache = MIMECache(cache) else { return false }
+    layers.append(cache)
+    return true
   }
 
   /// The canonical name of a MIME type (resolving an alias), lowercased.
+  ///
+  /// The first directory to list the type as an alias names it. Two packages may each call the
+  /// other's type an alias of theirs (shared-mime-info's `application/pkcs12` and gcr's
+  /// `application/x-pkcs12`): GIO then treats both as types, and so does this, whichever
+  /// directories the two entries are in.
   public func canonical(_ mimeType: String) -> String {
     let lowered = lowercase(mimeType)
-    return aliases[lowered] ?? lowered
+    for layer in layers {
+      guard let canonical = layer.canonical(ofAlias: lowered) else { continue }
+      if !layers.contains(where: { $0.lists(canonical, asAliasOf: lowered) }) { return canonical }
+    }
+    return lowered
   }
 
   /// The other names of a canonical MIME type (`image/jpg` and `image/pjpeg` for `image/jpeg`).
   public func aliases(of canonicalType: String) -> [String] {
-    aliasesByCanonical[canonicalType] ?? []
+    var result: [String] = []
+    for layer in layers {
+      for alias in layer.aliases(of: canonicalType) where !result.contains(alias) {
+        if canonical(alias) == canonicalType { result.append(alias) }
+      }
+    }
+    return result
   }
 
   /// The parents shared-mime-info lists for a MIME type (`subclasses`), canonical.
   public func declaredParents(of mimeType: String) -> [String] {
-    (parents[canonical(mimeType)] ?? []).map(canonical)
+    let type = canonical(mimeType)
+    var parents: [String] = []
+    for layer in layers {
+      for parent in layer.parents(of: type) where !parents.contains(parent) { parents.append(parent) }
+    }
+    return parents.map(canonical)
   }
 
   /// The parents the specification adds to every type: `text/plain` for `text/*`, and
@@ -136,4 +173,17 @@ public struct MIMEHierarchy: Sendable {
 func lowercase(_ text: String) -> String {
   text.utf8.allSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
     ? text : text.lowercased()
+}
+
+/// The relations one directory of shared-mime-info lists; every name given and returned is
+/// lowercase.
+protocol MIMERelations: Sendable {
+  /// The canonical type of the first alias entry for `alias`.
+  func canonical(ofAlias alias: String) -> String?
+  /// Whether an entry makes `alias` an alias of `canonical`.
+  func lists(_ alias: String, asAliasOf canonical: String) -> Bool
+  /// The names listed as aliases of `canonical`.
+  func aliases(of canonical: String) -> [String]
+  /// The parents listed for `type`.
+  func parents(of type: String) -> [String]
 }

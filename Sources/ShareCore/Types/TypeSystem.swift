@@ -31,7 +31,8 @@ public struct TypeSystem: Sendable {
   /// its canonical MIME type.
   public func typeIdentifiers(forMIMEType mimeType: String) -> [String] {
     let canonical = mime.canonical(mimeType)
-    let declared = mime.ancestors(of: canonical).filter { !mime.implicitParents(of: canonical).contains($0) }
+    let implicit = mime.implicitParents(of: canonical)
+    let declared = mime.ancestors(of: canonical).filter { !implicit.contains($0) }
     let uti =
       declared.lazy.compactMap { table.identifier(forMIMEType: $0) }.first
       ?? fallbackIdentifier(forMediaType: canonical)

@@ -19,10 +19,16 @@ enum SystemTypes {
     return ([paths.dataHome] + paths.dataDirectories).map { $0 + "/mime" }
   }
 
-  /// The `subclasses` and `aliases` files of every folder; a missing or unreadable file adds nothing.
+  /// Every folder's `mime.cache` when it has a valid one, as GIO reads it, else its `subclasses`
+  /// and `aliases` files; a missing or unreadable file adds nothing.
   static func mimeHierarchy(environment: [String: String]) -> MIMEHierarchy {
     var hierarchy = MIMEHierarchy()
     for directory in mimeDirectories(environment: environment) {
+      if let cache = FileManager.default.contents(atPath: directory + "/mime.cache"),
+        hierarchy.add(cache: [UInt8](cache))
+      {
+        continue
+      }
       let subclasses = (try? String(contentsOfFile: directory + "/subclasses", encoding: .utf8)) ?? ""
       let aliases = (try? String(contentsOfFile: directory + "/aliases", encoding: .utf8)) ?? ""
       hierarchy.add(subclasses: subclasses, aliases: aliases)
