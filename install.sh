@@ -74,10 +74,11 @@ if [ "$mode" = test ]; then
   swift build --build-tests -Xswiftc -warnings-as-errors
   swift test -Xswiftc -warnings-as-errors
   # The core targets (the protocol, the core, the host, the wrappers, ShareKit, the D-Bus service)
-  # again under each sanitizer, in build folders of their own; the rest: docs/reliability.md.
-  say "running the core targets under AddressSanitizer and ThreadSanitizer"
+  # again under AddressSanitizer, in a build folder of its own. ThreadSanitizer is run by hand
+  # (Tests/Scripts/sanitize.sh thread): it cannot see the futex under Swift's Mutex contended, so
+  # its reports there come and go with timing. Both: docs/reliability.md.
+  say "running the core targets under AddressSanitizer"
   Tests/Scripts/sanitize.sh address
-  Tests/Scripts/sanitize.sh thread
   say "building a ShareKit extension that depends on this package by version"
   Tests/Scripts/depend-by-version.sh
   # Each parser and generator under libFuzzer briefly (a few minutes with the build); a crash or
