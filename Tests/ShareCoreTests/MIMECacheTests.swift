@@ -120,6 +120,24 @@ struct MIMECacheTests {
       mime.aliases(of: "application/pkcs12").isEmpty && mime.aliases(of: "application/x-pkcs12").isEmpty)
   }
 
+  /// A directory is read as GIO reads it: its cache when valid, else its two text files.
+  @Test func aDirectoryIsItsCacheWhenValidElseItsTextFiles() {
+    let text = [
+      "subclasses": Array("image/x-own image/png\n".utf8), "aliases": Array("image/jpg image/x-old\n".utf8),
+    ]
+    var cached = MIMEHierarchy()
+    cached.addDirectory { $0 == "mime.cache" ? sample : text[$0] }
+    #expect(cached.canonical("image/jpg") == "image/jpeg" && cached.declaredParents(of: "image/x-own") == [])
+    var fallen = MIMEHierarchy()
+    fallen.addDirectory { $0 == "mime.cache" ? Array(sample.prefix(50)) : text[$0] }
+    #expect(
+      fallen.canonical("image/jpg") == "image/x-old"
+        && fallen.declaredParents(of: "image/x-own") == ["image/png"])
+    var none = MIMEHierarchy()
+    none.addDirectory { _ in nil }
+    #expect(none.canonical("image/jpg") == "image/jpg")
+  }
+
   @Test func aFileThatIsNoCacheThisReaderKnowsIsRefused() {
     #expect(isRefused([]))
     #expect(isRefused(Array("image/jpg image/jpeg\n".utf8)))

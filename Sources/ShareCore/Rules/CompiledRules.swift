@@ -484,20 +484,10 @@ private struct ProgramEvaluator {
       return !equal(left, right, &state)
     case .less, .lessOrEqual, .greater, .greaterOrEqual:
       guard let order = order(left, right) else { return false }
-      switch op {
-      case .less: return order < 0
-      case .lessOrEqual: return order <= 0
-      case .greater: return order > 0
-      default: return order >= 0
-      }
+      return op.holds(forOrder: order)
     case .beginsWith, .endsWith, .contains, .like:
       guard let string = self.string(left), let other = self.string(right) else { return false }
-      switch op {
-      case .beginsWith: return string.hasPrefix(other)
-      case .endsWith: return string.hasSuffix(other)
-      case .contains: return string.contains(other)
-      default: return PredicateEvaluator.matches(string, like: other)
-      }
+      return op.holds(string, other)
     }
   }
 

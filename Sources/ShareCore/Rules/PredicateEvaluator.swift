@@ -194,20 +194,10 @@ struct PredicateEvaluator {
       return !equal(left, right)
     case .less, .lessOrEqual, .greater, .greaterOrEqual:
       guard let order = order(left, right) else { return false }
-      switch op {
-      case .less: return order < 0
-      case .lessOrEqual: return order <= 0
-      case .greater: return order > 0
-      default: return order >= 0
-      }
+      return op.holds(forOrder: order)
     case .beginsWith, .endsWith, .contains, .like:
       guard let string = self.string(left), let other = self.string(right) else { return false }
-      switch op {
-      case .beginsWith: return string.hasPrefix(other)
-      case .endsWith: return string.hasSuffix(other)
-      case .contains: return string.contains(other)
-      default: return Self.matches(string, like: other)
-      }
+      return op.holds(string, other)
     }
   }
 
@@ -263,5 +253,29 @@ struct PredicateEvaluator {
     }
     while p < pattern.endIndex, pattern[p] == "*" { p = pattern.index(after: p) }
     return p == pattern.endIndex
+  }
+}
+
+extension Predicate.Operator {
+  /// For an ordering operator, whether it holds of two values that order as `order` (-1, 0, 1);
+  /// what both evaluators (the tree's and the compiled rules') answer.
+  func holds(forOrder order: Int) -> Bool {
+    switch self {
+    case .less: order < 0
+    case .lessOrEqual: order <= 0
+    case .greater: order > 0
+    default: order >= 0
+    }
+  }
+
+  /// For a string operator (`BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE`), whether it holds of
+  /// `string` and `other`.
+  func holds(_ string: String, _ other: String) -> Bool {
+    switch self {
+    case .beginsWith: string.hasPrefix(other)
+    case .endsWith: string.hasSuffix(other)
+    case .contains: string.contains(other)
+    default: PredicateEvaluator.matches(string, like: other)
+    }
   }
 }

@@ -53,6 +53,15 @@ public struct MIMEHierarchy: Sendable {
     return true
   }
 
+  /// Adds one MIME directory as GIO reads it: its `mime.cache` when it has a valid one, else its
+  /// `subclasses` and `aliases` files (as UTF-8; a file missing, unreadable or not UTF-8 adds
+  /// nothing). `read` gives the bytes of a file of the directory by name, `nil` when it cannot.
+  public mutating func addDirectory(reading read: (_ fileName: String) -> [UInt8]?) {
+    if let cache = read("mime.cache"), add(cache: cache) { return }
+    func text(_ name: String) -> String { read(name).flatMap { String(validating: $0, as: UTF8.self) } ?? "" }
+    add(subclasses: text("subclasses"), aliases: text("aliases"))
+  }
+
   /// The canonical name of a MIME type (resolving an alias), lowercased.
   ///
   /// The first directory to list the type as an alias names it. Two packages may each call the

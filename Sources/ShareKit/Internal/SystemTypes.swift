@@ -24,14 +24,9 @@ enum SystemTypes {
   static func mimeHierarchy(environment: [String: String]) -> MIMEHierarchy {
     var hierarchy = MIMEHierarchy()
     for directory in mimeDirectories(environment: environment) {
-      if let cache = FileManager.default.contents(atPath: directory + "/mime.cache"),
-        hierarchy.add(cache: [UInt8](cache))
-      {
-        continue
+      hierarchy.addDirectory {
+        FileManager.default.contents(atPath: directory + "/" + $0).map { [UInt8]($0) }
       }
-      let subclasses = (try? String(contentsOfFile: directory + "/subclasses", encoding: .utf8)) ?? ""
-      let aliases = (try? String(contentsOfFile: directory + "/aliases", encoding: .utf8)) ?? ""
-      hierarchy.add(subclasses: subclasses, aliases: aliases)
     }
     return hierarchy
   }

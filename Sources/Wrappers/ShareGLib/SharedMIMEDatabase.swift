@@ -10,24 +10,11 @@ public enum SharedMIMEDatabase {
   public static func loadHierarchy() -> MIMEHierarchy {
     var hierarchy = MIMEHierarchy()
     for directory in directoryPaths() {
-      if let cache = FileSystem.contents(
-        ofRegularFile: directory + Array("/mime.cache".utf8), maximumSize: 64 << 20),
-        hierarchy.add(cache: cache)
-      {
-        continue
+      hierarchy.addDirectory { name in
+        FileSystem.contents(ofRegularFile: directory + Array("/\(name)".utf8), maximumSize: 64 << 20)
       }
-      hierarchy.add(
-        subclasses: text(directory + Array("/subclasses".utf8)),
-        aliases: text(directory + Array("/aliases".utf8)))
     }
     return hierarchy
-  }
-
-  /// A text file of the database; empty when it is missing, unreadable or not UTF-8.
-  private static func text(_ path: [UInt8]) -> String {
-    FileSystem.contents(ofRegularFile: path, maximumSize: 64 << 20).flatMap {
-      String(validating: $0, as: UTF8.self)
-    } ?? ""
   }
 
   /// ``directories()`` as bytes: a folder whose name is not UTF-8 is still read.
@@ -43,13 +30,7 @@ public enum SharedMIMEDatabase {
 
   /// `g_content_type_get_mime_dirs()`: `$XDG_DATA_HOME/mime` and each `$XDG_DATA_DIRS/mime`.
   public static func directories() -> [String] {
-    guard var entry = g_content_type_get_mime_dirs() else { return [] }
-    var result: [String] = []
-    while let directory = entry.pointee {
-      result.append(String(cString: directory))
-      entry += 1
-    }
-    return result
+    directoryPaths().map { String(decoding: $0, as: UTF8.self) }
   }
 
   /// Whether any of ``directories()`` holds a compiled database (`mime.cache`): without one GIO
