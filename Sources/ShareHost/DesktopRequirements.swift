@@ -1,6 +1,6 @@
-import FoundationEssentials
 public import ShareCore
 import ShareDBus
+import SharePOSIX
 
 /// Whether a service's requirements are met on this desktop: programs on `PATH`, names owned or
 /// activatable on the session bus (asked once, only for the names some service needs).
@@ -14,8 +14,10 @@ public struct DesktopRequirements: RequirementChecker {
     busNames = BusNames.availability(of: Set(services.flatMap(\.requirements.busNames)).sorted())
   }
 
+  /// Whether `name` is in a folder of `PATH` and may be run (`access(X_OK)`, as
+  /// `FileManager.isExecutableFile` asks, without setting up a file manager for it).
   public func isProgramAvailable(_ name: String) -> Bool {
-    searchPath.contains { FileManager.default.isExecutableFile(atPath: $0 + "/" + name) }
+    searchPath.contains { FileSystem.isExecutable(Array(($0 + "/" + name).utf8)) }
   }
 
   public func isBusNameAvailable(_ name: String) -> Bool {

@@ -40,14 +40,15 @@ private func accepts(_ rule: String, _ attachments: [ShareCore.Attachment]) thro
 
 extension Predicate {
   /// The tree's answer, checked against the same rule compiled (``CompiledRules``), so that every
-  /// case here holds for both.
+  /// case here holds for both. Compiled twice: the second copy, of the first one's shape, takes
+  /// the shape's answer where its type constants name none of the selection's types.
   fileprivate func evaluateBothWays(
     _ selection: ActivationSelection, sourceLocation: SourceLocation = #_sourceLocation
   ) -> Bool {
     let answer = evaluate(selection)
-    let compiled = CompiledRules([.predicate(.constant(false)), .predicate(self)])
+    let compiled = CompiledRules([.predicate(.constant(false)), .predicate(self), .predicate(self)])
     #expect(compiled.accepts(1, selection) == answer, sourceLocation: sourceLocation)
-    #expect(compiled.accepting(selection) == (answer ? [1] : []), sourceLocation: sourceLocation)
+    #expect(compiled.accepting(selection) == (answer ? [1, 2] : []), sourceLocation: sourceLocation)
     return answer
   }
 }
@@ -450,6 +451,48 @@ private let pspdfkitHidden = """
     #expect(try accepts(overItem(rule), [png]))
     #expect(try accepts(overItem(rule), [pdf, png]))
     #expect(try !accepts(overItem(rule), [pdf]))
+  }
+
+  @Test func rulesOfOneShapeAnswerAsEachAlone() throws {
+    // Services written from a few templates, each naming its own types: where none of a rule's
+    // types is the selection's, the rule takes its shape's answer. Templates whose answer is then
+    // yes (NONE, NOT ANY), no, or depends on the text, the counts and a constant used both in a
+    // type question and as a plain string.
+    let types = [
+      "public.image", "image/png", "public.jpeg", "application/pdf", "public.folder", "text/plain",
+    ]
+    let templates = [
+      { (t: [String]) in
+        everyAttachment(
+          t.map { "ANY $a.registeredTypeIdentifiers UTI-EQUALS \"\($0)\"" }.joined(separator: " OR "))
+      },
+      { t in everyAttachment("NONE $a.registeredTypeIdentifiers UTI-CONFORMS-TO \"\(t[0])\"") },
+      { t in overItem("NOT (ANY $e.attachments.registeredTypeIdentifiers UTI-CONFORMS-TO \"\(t[0])\")") },
+      { t in
+        overItem(
+          "SUBQUERY($e.attachments, $a, ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO \"\(t[0])\").@count "
+            + "<= 2 AND ($e.attributedContentText CONTAINS \"\(t[1])\" OR $e.attachments.@count == 0)")
+      },
+      { t in "ALL \(identifiers) UTI-CONFORMS-TO \"\(t[0])\" AND ANY \(identifiers) BEGINSWITH \"\(t[1])\"" },
+    ]
+    var rules: [ActivationRule] = []
+    for index in 0..<60 {
+      let chosen = (0..<(1 + index % 3)).map { types[(index * 5 + $0 * 2) % types.count] }
+      let named = chosen + [types[(index + 1) % types.count]]
+      rules.append(.predicate(try PredicateParser.parse(templates[index % templates.count](named))))
+    }
+    let compiled = CompiledRules(rules)
+    for attachments in [
+      [png], [png, jpeg], [png, pdf], [text], [text, png], [folder], [url], [], [ownType],
+      [ownType, ownType],
+    ] {
+      let chosen = selection(attachments)
+      let expected = rules.indices.filter { rules[$0].accepts(chosen) }
+      #expect(compiled.accepting(chosen) == expected, "\(attachments.map(\.item.shortName))")
+      for index in rules.indices {
+        #expect(compiled.accepts(index, chosen) == expected.contains(index))
+      }
+    }
   }
 
   @Test func manyRulesCompiledTogetherAnswerAsEachAlone() throws {

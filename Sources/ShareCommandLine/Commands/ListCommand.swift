@@ -15,7 +15,7 @@ enum ListCommand {
       services = match.services
     }
     if options.json {
-      context.output.line(JSON.encode(services.map(ServiceSummary.init)))
+      context.output.line(JSONText.array(services.map { ServiceSummary($0).fields }))
     } else {
       let width = services.map(\.id.count).max() ?? 0
       for service in services {
@@ -33,8 +33,13 @@ enum ListCommand {
   }
 }
 
-/// JSON output: sorted keys, no escaped slashes, so it is stable and readable.
+/// JSON output: sorted keys, no escaped slashes, so it is stable and readable. Objects of
+/// strings go through ``JSONText`` (same text, without the encoder's start-up).
 enum JSON {
+  static func encode(_ object: [String: String]) -> String {
+    JSONText.object(object)
+  }
+
   static func encode(_ value: some Encodable) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

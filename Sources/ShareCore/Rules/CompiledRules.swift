@@ -11,25 +11,47 @@
 /// `UTI-EQUALS "x"`) is answered once per selection identifier and constant, however many rules
 /// ask it. The answers are exactly those of ``Predicate/evaluate(_:)`` and
 /// ``DictionaryRule/accepts(_:)``.
+///
+/// Rules of one shape (see ``ProgramBuilder/shape(of:)``) are answered once per selection when
+/// none of the types they ask about is among the selection's: a type never seen before makes
+/// every type question of every rule false, and so the hundreds of services written from the
+/// same template ("every attachment is one of these types") give one answer per template.
 public struct CompiledRules: Sendable {
   private enum Rule {
     case dictionary(DictionaryRule)
-    case predicate(root: Int)
+    /// `typeConstants`: the range of ``CompiledRules/typeConstants`` holding the string
+    /// constants the rule's type questions name; the rule's answer depends on them only through
+    /// the answers to those questions.
+    case predicate(root: Int, shape: Int, typeConstants: Range<Int>)
   }
 
   private let rules: [Rule]
   private let program: Program
+  private let typeConstants: [Int]
+  private let shapeCount: Int
 
   /// Compiles `rules`, in order.
   public init(_ rules: [ActivationRule]) {
     var builder = ProgramBuilder()
+    var shapes: [ProgramBuilder.Shape: Int] = [:]
+    var typeConstants: [Int] = []
     self.rules = rules.map { rule in
       switch rule {
-      case .dictionary(let dictionary): .dictionary(dictionary)
-      case .predicate(let predicate): .predicate(root: builder.predicate(predicate))
+      case .dictionary(let dictionary):
+        return .dictionary(dictionary)
+      case .predicate(let predicate):
+        let root = builder.predicate(predicate)
+        let (shape, constants) = builder.shape(of: root)
+        let number = shapes[shape] ?? shapes.count
+        shapes[shape] = number
+        let start = typeConstants.count
+        typeConstants += constants
+        return .predicate(root: root, shape: number, typeConstants: start..<typeConstants.count)
       }
     }
     program = builder.program
+    self.typeConstants = typeConstants
+    shapeCount = shapes.count
   }
 
   /// How many rules there are.
@@ -40,13 +62,29 @@ public struct CompiledRules: Sendable {
     var state = ProgramState(
       identifiers: selection.identifiers.count, constants: program.strings.count)
     let evaluator = ProgramEvaluator(program: program, selection: SelectionTables(selection))
+    // By constant: 0 not yet asked, 1 no type of the selection is or conforms to it, 2 one is.
+    var named = [UInt8](repeating: 0, count: program.strings.count)
+    // By shape: the answer of its rules that name none of the selection's types (0 not known,
+    // 1 no, 2 yes).
+    var answerNamingNone = [UInt8](repeating: 0, count: shapeCount)
     var accepted: [Int] = []
     for index in rules.indices {
-      let accepts =
-        switch rules[index] {
-        case .dictionary(let rule): rule.accepts(selection)
-        case .predicate(let root): evaluator.holds(root, &state)
+      let accepts: Bool
+      switch rules[index] {
+      case .dictionary(let rule):
+        accepts = rule.accepts(selection)
+      case .predicate(let root, let shape, let constants):
+        let namesNone = typeConstants[constants].allSatisfy { constant in
+          if named[constant] == 0 { named[constant] = evaluator.namesAnyType(constant, &state) ? 2 : 1 }
+          return named[constant] == 1
         }
+        if namesNone, answerNamingNone[shape] != 0 {
+          accepts = answerNamingNone[shape] == 2
+        } else {
+          accepts = evaluator.holds(root, &state)
+          if namesNone { answerNamingNone[shape] = accepts ? 2 : 1 }
+        }
+      }
       if accepts { accepted.append(index) }
     }
     return accepted
@@ -56,7 +94,7 @@ public struct CompiledRules: Sendable {
   public func accepts(_ index: Int, _ selection: ActivationSelection) -> Bool {
     switch rules[index] {
     case .dictionary(let rule): return rule.accepts(selection)
-    case .predicate(let root):
+    case .predicate(let root, _, _):
       var state = ProgramState(identifiers: selection.identifiers.count, constants: program.strings.count)
       return ProgramEvaluator(program: program, selection: SelectionTables(selection)).holds(root, &state)
     }
@@ -82,7 +120,7 @@ struct Program: Sendable {
   /// count: a = collection; …OfVariable: a = depth; …OfEach: a = collection;
   /// subquery: a = collection, b = depth, c = predicate.
   /// Sixteen bytes, so that reading one costs little: numbers are in ``numbers``.
-  struct Node {
+  struct Node: Hashable {
     var kind: Kind
     var op: Predicate.Operator = .equal
     var quantifier: Predicate.Quantifier = .any
@@ -189,6 +227,55 @@ private struct ProgramBuilder {
     stringIndex[value] = program.strings.count
     program.strings.append(value)
     return program.strings.count - 1
+  }
+
+  /// A predicate with the constants of its type questions left out: its nodes in depth-first
+  /// order, children implied by each node's kind, numbers by value, each string constant that
+  /// is the right side of `UTI-EQUALS` or `UTI-CONFORMS-TO` by the order it first appears in.
+  /// Those constants are read only through the answers to the type questions, so two rules of one
+  /// shape whose constants all answer alike answer alike.
+  struct Shape: Hashable {
+    var nodes: [Program.Node] = []
+    var numbers: [UInt64] = []
+  }
+
+  /// The shape of the predicate under `root`, and the constants it leaves out, in order.
+  func shape(of root: Int) -> (shape: Shape, typeConstants: [Int]) {
+    var shape = Shape()
+    var constants: [Int] = []
+    func visit(_ index: Int, askedAboutTypes: Bool = false) {
+      let node = program.nodes[index]
+      switch node.kind {
+      case .constant, .null, .typeIdentifier, .itemText, .itemTitle, .userInfo, .extensionItems,
+        .attachmentsOfVariable, .identifiersOfVariable:
+        shape.nodes.append(node)
+      case .not, .count, .attachmentsOfEach, .identifiersOfEach:
+        shape.nodes.append(.init(kind: node.kind))
+        visit(node.a)
+      case .and, .or:
+        shape.nodes.append(.init(kind: node.kind, b: node.b))
+        for operand in program.operands[node.a..<(node.a + node.b)] { visit(operand) }
+      case .comparison, .quantified:
+        shape.nodes.append(.init(kind: node.kind, op: node.op, quantifier: node.quantifier))
+        visit(node.a)
+        visit(node.b, askedAboutTypes: node.op == .typeEquals || node.op == .conformsTo)
+      case .number:
+        shape.nodes.append(.init(kind: .number, a: shape.numbers.count))
+        shape.numbers.append(program.numbers[node.a].bitPattern)
+      case .string where askedAboutTypes:
+        let order = constants.firstIndex(of: node.a) ?? constants.count
+        if order == constants.count { constants.append(node.a) }
+        shape.nodes.append(.init(kind: .string, a: order, b: 1))
+      case .string:
+        shape.nodes.append(node)
+      case .subquery:
+        shape.nodes.append(.init(kind: .subquery, b: node.b))
+        visit(node.a)
+        visit(node.c)
+      }
+    }
+    visit(root)
+    return (shape, constants)
   }
 }
 
@@ -496,6 +583,14 @@ private struct ProgramEvaluator {
     _ memo: inout AnswerTable, _ identifier: Int, _ constant: Int, _ constants: Int, _ compute: () -> Bool
   ) -> Bool {
     memo.answer(identifier * constants + constant, compute)
+  }
+
+  /// Whether some type identifier of the selection is, or conforms to, string constant
+  /// `constant`: when none is, every type question naming it answers no.
+  func namesAnyType(_ constant: Int, _ state: inout ProgramState) -> Bool {
+    (0..<selection.identifierCount).contains {
+      sameAs($0, constant, &state) || conforms($0, constant, &state)
+    }
   }
 
   private func conforms(_ identifier: Int, _ constant: Int, _ state: inout ProgramState) -> Bool {

@@ -25,7 +25,7 @@ public indirect enum Predicate: Sendable, Equatable {
   case quantified(Quantifier, CollectionExpression, Operator, Operand)
 
   /// How many elements of a collection must pass a comparison.
-  public enum Quantifier: Sendable, Equatable {
+  public enum Quantifier: Sendable, Hashable {
     /// `ANY` or `SOME`: at least one; false on an empty collection.
     case any
     /// `ALL`: every one; true on an empty collection.
@@ -35,7 +35,7 @@ public indirect enum Predicate: Sendable, Equatable {
   }
 
   /// A comparison operator.
-  public enum Operator: Sendable, Equatable {
+  public enum Operator: Sendable, Hashable {
     /// `==`, `=`
     case equal
     /// `!=`, `<>`

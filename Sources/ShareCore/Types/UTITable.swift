@@ -11,9 +11,11 @@ public struct UTITable: Sendable {
     public var mimeTypes: [String]
 
     public init(_ identifier: String, conformsTo: [String], mimeTypes: [String] = []) {
-      self.identifier = identifier.lowercased()
-      self.conformsTo = conformsTo.map { $0.lowercased() }
-      self.mimeTypes = mimeTypes.map { $0.lowercased() }
+      // `lowercase` leaves lowercase ASCII as it is: the standard table, built by every process
+      // that answers a type question, is all of that.
+      self.identifier = lowercase(identifier)
+      self.conformsTo = conformsTo.map(lowercase)
+      self.mimeTypes = mimeTypes.map(lowercase)
     }
   }
 
@@ -21,6 +23,8 @@ public struct UTITable: Sendable {
   private var byMIMEType: [String: String] = [:]
 
   public init(entries: [Entry]) {
+    self.entries.reserveCapacity(entries.count)
+    byMIMEType.reserveCapacity(entries.count * 2)
     // The first entry for an identifier or a MIME type wins, for both lookups alike.
     for entry in entries where self.entries[entry.identifier] == nil {
       self.entries[entry.identifier] = entry
