@@ -126,16 +126,37 @@ struct MIMECacheTests {
       "subclasses": Array("image/x-own image/png\n".utf8), "aliases": Array("image/jpg image/x-old\n".utf8),
     ]
     var cached = MIMEHierarchy()
-    cached.addDirectory { $0 == "mime.cache" ? sample : text[$0] }
+    cached.addDirectory { name, _ in name == "mime.cache" ? sample : text[name] }
     #expect(cached.canonical("image/jpg") == "image/jpeg" && cached.declaredParents(of: "image/x-own") == [])
     var fallen = MIMEHierarchy()
-    fallen.addDirectory { $0 == "mime.cache" ? Array(sample.prefix(50)) : text[$0] }
+    fallen.addDirectory { name, _ in name == "mime.cache" ? Array(sample.prefix(50)) : text[name] }
     #expect(
       fallen.canonical("image/jpg") == "image/x-old"
         && fallen.declaredParents(of: "image/x-own") == ["image/png"])
     var none = MIMEHierarchy()
-    none.addDirectory { _ in nil }
+    none.addDirectory { _, _ in nil }
     #expect(none.canonical("image/jpg") == "image/jpg")
+  }
+
+  /// The first part of a cache is read, and the whole of it only when its lists reach past that
+  /// part; either way the answers are the whole file's.
+  @Test func aCacheIsReadAsFarAsItsListsReach() {
+    let long = "application/x-" + String(repeating: "a", count: MIMECache.usualExtent)
+    let large = cacheFile(aliases: [("image/jpg", "image/jpeg"), (long, "image/png")], parents: [])
+    for (file, expectedReads) in [(sample, [MIMECache.usualExtent]), (large, [MIMECache.usualExtent, Int.max])] {
+      var limits: [Int] = []
+      var mime = MIMEHierarchy()
+      mime.addDirectory { name, limit in
+        guard name == "mime.cache" else { return nil }
+        limits.append(limit)
+        return Array(file.prefix(limit))
+      }
+      #expect(limits == expectedReads)
+      #expect(mime.canonical("image/jpg") == "image/jpeg")
+    }
+    var mime = MIMEHierarchy()
+    mime.addDirectory { name, limit in name == "mime.cache" ? Array(large.prefix(limit)) : nil }
+    #expect(mime.canonical(long) == "image/png")
   }
 
   @Test func aFileThatIsNoCacheThisReaderKnowsIsRefused() {

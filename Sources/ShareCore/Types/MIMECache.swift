@@ -36,6 +36,11 @@ struct MIMECache: MIMERelations {
   private let parentsByType: NameIndex
   private let parentNames: [Name]
 
+  /// How much of a cache to read first: its names and its alias and parent lists lie in that
+  /// much in the caches `update-mime-database` writes, as they come before the glob and magic
+  /// sections.
+  static let usualExtent = 64 << 10
+
   /// Reads a cache; `nil` when it is not one this reader knows (major version 1, minor 1 or 2),
   /// when any offset or count points outside it, or when a name is not ASCII (all MIME types are,
   /// RFC 6838 §4.2, and the text files are read instead: they lowercase any other name as Unicode).

@@ -24,8 +24,9 @@ enum SystemTypes {
   static func mimeHierarchy(environment: [String: String]) -> MIMEHierarchy {
     var hierarchy = MIMEHierarchy()
     for directory in mimeDirectories(environment: environment) {
-      hierarchy.addDirectory {
-        FileManager.default.contents(atPath: directory + "/" + $0).map { [UInt8]($0) }
+      // Whole files: this runs once per plug-in process, off any path someone waits on.
+      hierarchy.addDirectory { name, _ in
+        FileManager.default.contents(atPath: directory + "/" + name).map { [UInt8]($0) }
       }
     }
     return hierarchy

@@ -7,11 +7,17 @@ public enum SharedMIMEDatabase {
   /// The subclass and alias relations of every MIME directory GIO knows, the user's first: each
   /// directory's `mime.cache` when it has a valid one, as GIO reads it, else its `subclasses` and
   /// `aliases` files.
+  /// The largest file of a MIME folder read (shared-mime-info's own `mime.cache` is 157 KB).
+  private static let maximumSize = 64 << 20
+
   public static func loadHierarchy() -> MIMEHierarchy {
     var hierarchy = MIMEHierarchy()
     for directory in directoryPaths() {
-      hierarchy.addDirectory { name in
-        FileSystem.contents(ofRegularFile: directory + Array("/\(name)".utf8), maximumSize: 64 << 20)
+      hierarchy.addDirectory { name, limit in
+        let path = directory + Array("/\(name)".utf8)
+        return limit < maximumSize
+          ? FileSystem.readPrefix(of: path, count: limit)
+          : FileSystem.contents(ofRegularFile: path, maximumSize: maximumSize)
       }
     }
     return hierarchy

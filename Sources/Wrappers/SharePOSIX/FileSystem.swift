@@ -124,9 +124,16 @@ public enum FileSystem {
     var opened = stat()
     guard fstat(descriptor, &opened) == 0, opened.st_mode & S_IFMT == S_IFREG else { return nil }
     var bytes = [UInt8](repeating: 0, count: count)
-    let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, count) }
-    guard read >= 0 else { return nil }
-    bytes.removeLast(count - read)
+    var filled = 0
+    // A read of a regular file stops short only at its end or for a signal.
+    while filled < count {
+      let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, count - filled) }
+      if read < 0 && errno == EINTR { continue }
+      guard read >= 0 else { return nil }
+      if read == 0 { break }
+      filled += read
+    }
+    bytes.removeLast(count - filled)
     return bytes
   }
 
