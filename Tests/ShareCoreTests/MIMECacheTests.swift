@@ -143,7 +143,9 @@ struct MIMECacheTests {
   @Test func aCacheIsReadAsFarAsItsListsReach() {
     let long = "application/x-" + String(repeating: "a", count: MIMECache.usualExtent)
     let large = cacheFile(aliases: [("image/jpg", "image/jpeg"), (long, "image/png")], parents: [])
-    for (file, expectedReads) in [(sample, [MIMECache.usualExtent]), (large, [MIMECache.usualExtent, Int.max])] {
+    for (file, expectedReads) in [
+      (sample, [MIMECache.usualExtent]), (large, [MIMECache.usualExtent, Int.max]),
+    ] {
       var limits: [Int] = []
       var mime = MIMEHierarchy()
       mime.addDirectory { name, limit in

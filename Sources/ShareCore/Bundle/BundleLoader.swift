@@ -57,8 +57,8 @@ struct ManifestReader {
   let plistPath: String
   let files: any BundleFiles
   var problems: [BundleProblem] = []
-  /// Where the values of a text Info.plist are, by key path.
-  var positions: [[String]: TextPosition] = [:]
+  /// The Info.plist read: where its values are, by key path, asked for only to report a problem.
+  var document: PropertyListDocument?
   /// The key paths of the values read that hold an unexpanded build variable (reported as errors),
   /// so that the walk over the rest reports each other one once, as a warning.
   var variablesRead: Set<[String]> = []
@@ -87,7 +87,8 @@ struct ManifestReader {
     }
     if let index { path.append(String(index)) }
     problems.append(
-      BundleProblem(file: plistPath, key: key, kind: kind, severity: severity, position: positions[path]))
+      BundleProblem(
+        file: plistPath, key: key, kind: kind, severity: severity, position: document?.positions[path]))
   }
 
   /// Reports a problem with the whole file.
@@ -125,9 +126,9 @@ struct ManifestReader {
       report(.malformedPropertyList(error), position: error.position)
       return nil
     }
-    positions = document.positions
+    self.document = document
     guard let values = document.value.dictionaryValue else {
-      report(.unreadable(.notADictionary), position: positions[[]])
+      report(.unreadable(.notADictionary), position: document.positions[[]])
       return nil
     }
     let root = Scope(values: values, path: [])
@@ -331,7 +332,7 @@ struct ManifestReader {
       problems.append(
         BundleProblem(
           file: plistPath, key: key, kind: .unexpandedBuildVariable(variable), severity: .warning,
-          position: positions[path]))
+          position: document?.positions[path]))
     case .array(let values):
       for (index, element) in values.enumerated() {
         reportUnreadBuildVariables(in: element, key: key, path: path + [String(index)])

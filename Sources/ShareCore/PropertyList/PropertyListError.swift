@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A place in a text property list: 1-based line and column. Columns count characters (Unicode
 /// scalars), so a tab or an accented letter is one column. CR LF, LF and a lone CR each end a line.
 public struct TextPosition: Hashable, Sendable, Comparable {
@@ -149,11 +151,71 @@ public struct PropertyListDocument: Sendable {
   /// decimal strings (`["NSExtension", "NSExtensionAttributes"]`, `["XDGShareRequiredPrograms", "0"]`).
   /// The root is `[]`. Empty for binary property lists. Kept apart from the values so that
   /// ``PropertyListValue`` stays a plain value for everyone who does not report positions.
-  public var positions: [[String]: TextPosition]
+  /// Worked out on first use for XML: most documents read are never asked (a bundle without a
+  /// problem), and the table was a quarter of reading one.
+  public var positions: [[String]: TextPosition] {
+    get { givenPositions ?? recorded?.positions ?? [:] }
+    set {
+      givenPositions = newValue
+      recorded = nil
+    }
+  }
+
+  private var givenPositions: [[String]: TextPosition]?
+  private var recorded: ValuePositions?
 
   public init(value: PropertyListValue, format: Format, positions: [[String]: TextPosition] = [:]) {
     self.value = value
     self.format = format
-    self.positions = positions
+    self.givenPositions = positions
+  }
+
+  init(value: PropertyListValue, format: Format, recorded: ValuePositions) {
+    self.value = value
+    self.format = format
+    self.recorded = recorded
+  }
+}
+
+/// Where each value of a text property list begins, as the parser met them: each value's
+/// container and its component there, and its offset in the text. Made into key paths and lines
+/// when first asked for, then kept.
+final class ValuePositions: Sendable {
+  struct Record: Sendable {
+    /// The record of the array or dictionary holding the value; -1 for the root value.
+    var parent: Int
+    /// Its key, or its index as a decimal string; nil for the root value.
+    var component: String?
+    var offset: Int
+  }
+
+  private let text: [UInt8]
+  private let records: [Record]
+  private let table = Mutex<[[String]: TextPosition]?>(nil)
+
+  init(text: [UInt8], records: [Record]) {
+    self.text = text
+    self.records = records
+  }
+
+  var positions: [[String]: TextPosition] {
+    table.withLock { table in
+      if let table { return table }
+      let lines = LineTable(text)
+      var paths: [[String]] = []
+      paths.reserveCapacity(records.count)
+      var made: [[String]: TextPosition] = [:]
+      for record in records {
+        var path = record.parent >= 0 ? paths[record.parent] : []
+        if let component = record.component { path.append(component) }
+        paths.append(path)
+        // A value at a path already met is a dictionary's key given again: the earlier value is
+        // replaced, and so are the positions of what it held.
+        if made[path] != nil { made = made.filter { !$0.key.starts(with: path) } }
+        made[path] = lines.position(of: record.offset, in: text)
+      }
+      table = made
+      return made
+    }
   }
 }

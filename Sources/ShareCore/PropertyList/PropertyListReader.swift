@@ -18,7 +18,7 @@ public enum PropertyListReader {
     while index < text.count, TextDecoding.isXMLSpace(text[index]) { index += 1 }
     if index < text.count, text[index] == UInt8(ascii: "<") {
       var parser = XMLPropertyListParser(text)
-      return PropertyListDocument(value: try parser.parse(), format: .xml, positions: parser.positions)
+      return PropertyListDocument(value: try parser.parse(), format: .xml, recorded: parser.positions)
     }
     var parser = OldStylePropertyListParser(text)
     return PropertyListDocument(value: try parser.parse(), format: .openStep, positions: parser.positions)

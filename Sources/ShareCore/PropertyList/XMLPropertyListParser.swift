@@ -7,25 +7,24 @@
 /// Nesting is followed with an explicit stack, so no input can overflow the call stack.
 struct XMLPropertyListParser {
   private let text: [UInt8]
-  private let lines: LineTable
   private var index = 0
-  /// The key path of the innermost open array or dictionary.
-  private var path: [String] = []
-  /// Where each value begins (see ``PropertyListDocument/positions``).
-  private(set) var positions: [[String]: TextPosition] = [:]
+  /// Where each value begins (see ``PropertyListDocument/positions``), in the order met.
+  private var records: [ValuePositions.Record] = []
 
   init(_ text: [UInt8]) {
     self.text = text
-    self.lines = LineTable(text)
   }
+
+  /// Where the values of the text just parsed begin.
+  var positions: ValuePositions { ValuePositions(text: text, records: records) }
 
   /// One open `<plist>`, `<array>` or `<dict>`.
   private struct Container {
     enum Kind { case plist, array, dictionary }
     var kind: Kind
     var start: Int
-    /// Its component in ``path`` (nil for the root).
-    var component: String?
+    /// The record of where it begins (-1 for `<plist>`, which holds the root value).
+    var record: Int
     var items: [PropertyListValue] = []
     var entries: [String: PropertyListValue] = [:]
     /// A dictionary's key whose value comes next.
@@ -70,13 +69,15 @@ struct XMLPropertyListParser {
       if let top = stack.last {
         component = top.kind == .array ? String(top.items.count) : top.key
       }
-      if tag.name != "plist" { positions[component.map { path + [$0] } ?? path] = position(tag.start) }
+      if tag.name != "plist" {
+        records.append(.init(parent: stack.last?.record ?? -1, component: component, offset: tag.start))
+      }
       var finished: PropertyListValue?
       switch tag.name {
       case "plist":
         guard stack.isEmpty else { throw error(.unknownElement("plist"), at: tag.start) }
         guard !tag.isEmpty else { throw error(.emptyPlist, at: tag.start) }
-        stack.append(Container(kind: .plist, start: tag.start))
+        stack.append(Container(kind: .plist, start: tag.start, record: -1))
       case "dict", "array":
         if tag.isEmpty {
           finished = tag.name == "dict" ? .dictionary([:]) : .array([])
@@ -86,9 +87,9 @@ struct XMLPropertyListParser {
             throw error(.tooDeep(limit: PropertyListReader.maximumDepth), at: tag.start)
           }
           stack.append(
-            Container(kind: tag.name == "dict" ? .dictionary : .array, start: tag.start, component: component)
+            Container(
+              kind: tag.name == "dict" ? .dictionary : .array, start: tag.start, record: records.count - 1)
           )
-          if let component { path.append(component) }
         }
       case "string", "key":
         finished = .string(tag.isEmpty ? "" : try readText(of: tag))
@@ -137,18 +138,13 @@ struct XMLPropertyListParser {
           case .array: finished = .array(top.items)
           case .dictionary: finished = .dictionary(top.entries)
           }
-          if top.component != nil { path.removeLast() }
           continue
         }
         if top.kind == .plist, top.plistValue != nil { throw error(.extraValueInPlist, at: next.start) }
         if top.kind == .dictionary, top.key == nil {
           guard next.name == "key" else { throw error(.expectedKey(found: next.name), at: next.start) }
+          // A key given again replaces the earlier value (and its positions, in ValuePositions).
           let key = next.isEmpty ? "" : try readText(of: next)
-          if top.entries[key] != nil {
-            // The earlier value is replaced; so are the positions of what it held.
-            let prefix = path + [key]
-            positions = positions.filter { !$0.key.starts(with: prefix) }
-          }
           stack[stack.count - 1].key = key
           continue
         }
@@ -357,8 +353,9 @@ struct XMLPropertyListParser {
     return String(decoding: text[start..<end], as: UTF8.self)
   }
 
+  /// Where `offset` is; the lines are counted only for an error.
   private func position(_ offset: Int) -> TextPosition {
-    lines.position(of: offset, in: text)
+    LineTable(text).position(of: offset, in: text)
   }
 
   private func error(_ reason: PropertyListError.Reason, at offset: Int) -> PropertyListError {

@@ -62,7 +62,8 @@ public struct MIMEHierarchy: Sendable {
     // of shared-mime-info 2.2): the rest of the file is read only when they reach past that.
     if let start = read("mime.cache", MIMECache.usualExtent) {
       if add(cache: start) { return }
-      if start.count >= MIMECache.usualExtent, let whole = read("mime.cache", Int.max), whole.count > start.count,
+      if start.count >= MIMECache.usualExtent, let whole = read("mime.cache", Int.max),
+        whole.count > start.count,
         add(cache: whole)
       {
         return

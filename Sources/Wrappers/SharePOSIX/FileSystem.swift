@@ -127,7 +127,9 @@ public enum FileSystem {
     var filled = 0
     // A read of a regular file stops short only at its end or for a signal.
     while filled < count {
-      let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, count - filled) }
+      let read = bytes.withUnsafeMutableBytes {
+        Glibc.read(descriptor, $0.baseAddress! + filled, count - filled)
+      }
       if read < 0 && errno == EINTR { continue }
       guard read >= 0 else { return nil }
       if read == 0 { break }
