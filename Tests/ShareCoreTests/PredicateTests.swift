@@ -46,7 +46,8 @@ extension Predicate {
     _ selection: ActivationSelection, sourceLocation: SourceLocation = #_sourceLocation
   ) -> Bool {
     let answer = evaluate(selection)
-    let compiled = CompiledRules([.predicate(.constant(false)), .predicate(self), .predicate(self)])
+    let compiled = CompiledRules(
+      [.predicate(.constant(false)), .predicate(self), .predicate(self)], findingShapesFrom: 0)
     #expect(compiled.accepts(1, selection) == answer, sourceLocation: sourceLocation)
     #expect(compiled.accepting(selection) == (answer ? [1, 2] : []), sourceLocation: sourceLocation)
     return answer
@@ -482,6 +483,7 @@ private let pspdfkitHidden = """
       rules.append(.predicate(try PredicateParser.parse(templates[index % templates.count](named))))
     }
     let compiled = CompiledRules(rules)
+    let withoutShapes = CompiledRules(rules, findingShapesFrom: .max)
     for attachments in [
       [png], [png, jpeg], [png, pdf], [text], [text, png], [folder], [url], [], [ownType],
       [ownType, ownType],
@@ -489,6 +491,7 @@ private let pspdfkitHidden = """
       let chosen = selection(attachments)
       let expected = rules.indices.filter { rules[$0].accepts(chosen) }
       #expect(compiled.accepting(chosen) == expected, "\(attachments.map(\.item.shortName))")
+      #expect(withoutShapes.accepting(chosen) == expected)
       for index in rules.indices {
         #expect(compiled.accepts(index, chosen) == expected.contains(index))
       }

@@ -21,8 +21,8 @@ public struct CompiledRules: Sendable {
     case dictionary(DictionaryRule)
     /// `typeConstants`: the range of ``CompiledRules/typeConstants`` holding the string
     /// constants the rule's type questions name; the rule's answer depends on them only through
-    /// the answers to those questions.
-    case predicate(root: Int, shape: Int, typeConstants: Range<Int>)
+    /// the answers to those questions. No shape when shapes were not looked for.
+    case predicate(root: Int, shape: Int?, typeConstants: Range<Int>)
   }
 
   private let rules: [Rule]
@@ -32,6 +32,13 @@ public struct CompiledRules: Sendable {
 
   /// Compiles `rules`, in order.
   public init(_ rules: [ActivationRule]) {
+    self.init(rules, findingShapesFrom: 16)
+  }
+
+  /// Compiles `rules`, finding their shapes when there are at least `minimum` (fewer rules than
+  /// that cost less to evaluate than the table of shapes costs a short-lived process to set up).
+  init(_ rules: [ActivationRule], findingShapesFrom minimum: Int) {
+    let findsShapes = rules.count >= minimum
     var builder = ProgramBuilder()
     var shapes: [ProgramBuilder.Shape: Int] = [:]
     var typeConstants: [Int] = []
@@ -41,6 +48,7 @@ public struct CompiledRules: Sendable {
         return .dictionary(dictionary)
       case .predicate(let predicate):
         let root = builder.predicate(predicate)
+        guard findsShapes else { return .predicate(root: root, shape: nil, typeConstants: 0..<0) }
         let (shape, constants) = builder.shape(of: root)
         let number = shapes[shape] ?? shapes.count
         shapes[shape] = number
@@ -73,7 +81,9 @@ public struct CompiledRules: Sendable {
       switch rules[index] {
       case .dictionary(let rule):
         accepts = rule.accepts(selection)
-      case .predicate(let root, let shape, let constants):
+      case .predicate(let root, nil, _):
+        accepts = evaluator.holds(root, &state)
+      case .predicate(let root, let shape?, let constants):
         let namesNone = typeConstants[constants].allSatisfy { constant in
           if named[constant] == 0 { named[constant] = evaluator.namesAnyType(constant, &state) ? 2 : 1 }
           return named[constant] == 1
