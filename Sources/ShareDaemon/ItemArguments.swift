@@ -37,6 +37,14 @@ package enum ItemArguments {
     guard cursor.kind == .array, cursor.signature == "aa{sv}" else {
       return try decode(cursor.value() ?? .array(elementSignature: "", []), argument: argument)
     }
+    // Each item takes a handful of cursors; none outlives this call.
+    return try cursor.withUnretainedCursor { cursor throws(BusError) in
+      try decodeItems(cursor, argument: argument)
+    }
+  }
+
+  private static func decodeItems(_ cursor: DBusCursor, argument: String) throws(BusError) -> [RequestedItem]
+  {
     var items: [RequestedItem] = []
     var dictionary = cursor.contents()
     // The value path counts the items before it looks at any; here an error or the limit
