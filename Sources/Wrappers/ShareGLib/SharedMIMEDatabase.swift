@@ -4,12 +4,12 @@ import SharePOSIX
 
 /// shared-mime-info's type hierarchy, read from the very directories GIO uses for detection.
 public enum SharedMIMEDatabase {
-  /// The subclass and alias relations of every MIME directory GIO knows, the user's first: each
-  /// directory's `mime.cache` when it has a valid one, as GIO reads it, else its `subclasses` and
-  /// `aliases` files.
   /// The largest file of a MIME folder read (shared-mime-info's own `mime.cache` is 157 KB).
   private static let maximumSize = 64 << 20
 
+  /// The subclass and alias relations of every MIME directory GIO knows, the user's first: each
+  /// directory's `mime.cache` when it has a valid one, as GIO reads it (as far as its lists
+  /// reach), else its `subclasses` and `aliases` files.
   public static func loadHierarchy() -> MIMEHierarchy {
     var hierarchy = MIMEHierarchy()
     for directory in directoryPaths() {
