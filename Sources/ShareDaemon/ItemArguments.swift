@@ -31,6 +31,88 @@ package enum ItemArguments {
     return items
   }
 
+  /// The items of `message`'s first argument (`aa{sv}`), read from its marshalled body when they
+  /// are as callers send them, else as ``decode(_:argument:)`` of a cursor reads them (which words
+  /// any error): the same items either way.
+  package static func decode(firstArgumentOf message: DBusMessage, argument: String) throws(BusError)
+    -> [RequestedItem]
+  {
+    if message.signature.hasPrefix("aa{sv}"), let items = plainItems(DBusBodyReader(message)) { return items }
+    return try decode(message.cursor(atArgument: 0), argument: argument)
+  }
+
+  /// The items at the start of `body`, when each holds one of `path` (`ay`), `url` or `text`
+  /// (`s`), and perhaps a `mime-type` (`s`), all valid; nil for anything else (unknown keys,
+  /// other types, an error to word, too many items).
+  static func plainItems(_ body: DBusBodyReader?) -> [RequestedItem]? {
+    guard var body, let length = body.uint32() else { return nil }
+    let end = body.offset + length
+    var items: [RequestedItem] = []
+    // Callers send many items of one type: the last type given is checked once.
+    var lastType: (bytes: ArraySlice<UInt8>, type: String)?
+    while body.offset < end {
+      guard items.count < maximumItems, let itemLength = body.uint32(), body.align(8) else { return nil }
+      let itemEnd = body.offset + itemLength
+      var item = ItemEntries()
+      while body.offset < itemEnd {
+        guard body.align(8), let key = body.string(), let signature = body.string(short: true) else {
+          return nil
+        }
+        let isBytes = body.bytes[signature].elementsEqual(Self.byteArraySignature)
+        guard isBytes || body.bytes[signature].elementsEqual(Self.stringSignature),
+          let valueLength = body.uint32(), let value = body.take(valueLength),
+          isBytes || body.byte() == 0
+        else { return nil }
+        let bytes = body.bytes[value]
+        do throws(BusError) {
+          switch (body.bytes[key], isBytes) {
+          case (let name, true) where name.elementsEqual(Self.pathKey):
+            try item.add(key: "path", value: WireValue(bytes: Array(bytes)), label: { "" })
+          case (let name, false) where name.elementsEqual(Self.mimeTypeKey):
+            if let lastType, lastType.bytes.elementsEqual(bytes) {
+              item.mimeType = lastType.type
+            } else {
+              let type = String(decoding: bytes, as: UTF8.self)
+              try item.add(key: "mime-type", value: WireValue(string: type), label: { "" })
+              lastType = (bytes, type)
+            }
+          case (let name, false) where name.elementsEqual(Self.urlKey):
+            try item.add(
+              key: "url", value: WireValue(string: String(decoding: bytes, as: UTF8.self)), label: { "" })
+          case (let name, false) where name.elementsEqual(Self.textKey):
+            try item.add(
+              key: "text", value: WireValue(string: String(decoding: bytes, as: UTF8.self)), label: { "" })
+          default:
+            return nil
+          }
+          guard body.offset <= itemEnd else { return nil }
+        } catch {
+          return nil
+        }
+      }
+      guard body.offset == itemEnd, let requested = try? item.finish(label: { "" }) else { return nil }
+      items.append(requested)
+    }
+    return body.offset == end ? items : nil
+  }
+
+  private static let byteArraySignature = Array("ay".utf8)
+  private static let stringSignature = Array("s".utf8)
+  private static let pathKey = Array("path".utf8)
+  private static let mimeTypeKey = Array("mime-type".utf8)
+  private static let urlKey = Array("url".utf8)
+  private static let textKey = Array("text".utf8)
+
+  /// An item's value read from the marshalled body (valid UTF-8: libdbus checks every string).
+  private struct WireValue: ItemEntries.Value {
+    var itemBytes: [UInt8]?
+    var itemString: String?
+    var typeName: String { itemBytes == nil ? "s" : "ay" }
+
+    init(bytes: [UInt8]) { itemBytes = bytes }
+    init(string: String) { itemString = string }
+  }
+
   /// The items under `cursor` (an `aa{sv}` argument), read where they lie in the message; the
   /// same items and the same errors as ``decode(_:argument:)`` of the decoded value.
   package static func decode(_ cursor: DBusCursor, argument: String) throws(BusError) -> [RequestedItem] {

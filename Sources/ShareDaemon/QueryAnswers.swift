@@ -41,7 +41,7 @@ struct QueryAnswers {
   }
 
   mutating func queryItems(_ message: DBusMessage, catalog: ServiceCatalog) throws(BusError) -> DBusMessage {
-    let items = try ItemArguments.decode(message.cursor(atArgument: 0), argument: "items")
+    let items = try ItemArguments.decode(firstArgumentOf: message, argument: "items")
     let fields = try Self.fields(in: message.cursor(atArgument: 1).value() ?? .vardict([]))
     let selection: PreparedSelection
     do {

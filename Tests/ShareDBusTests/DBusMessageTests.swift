@@ -171,3 +171,85 @@ let everyValue: [DBusValue] = [
     #expect(call([.array(elementSignature: "s", [])]).cursor(atArgument: 0).contents().kind == .end)
   }
 }
+
+/// `DBusBodyReader` reads a body as the specification lays it out, in either byte order.
+@Suite struct DBusBodyReaderTests {
+  /// A method call `Q` on `/` with signature `ua{sv}` in big-endian order, written out by hand:
+  /// libdbus writes this machine's order, and a peer on another machine may send the other.
+  static func bigEndianCall(number: UInt32, key: String, value: String) -> [UInt8] {
+    var bytes: [UInt8] = []
+    func pad(_ alignment: Int) { while bytes.count % alignment != 0 { bytes.append(0) } }
+    func word(_ value: UInt32) {
+      pad(4)
+      bytes += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    }
+    func string(_ text: String) {
+      word(UInt32(text.utf8.count))
+      bytes += Array(text.utf8) + [0]
+    }
+    func signature(_ text: String) { bytes += [UInt8(text.utf8.count)] + Array(text.utf8) + [0] }
+    var body: [UInt8] = []
+    swap(&bytes, &body)
+    // The body first, to know its length; it starts 8-aligned, as it will in the message.
+    word(number)
+    let lengthAt = bytes.count
+    word(0)
+    pad(8)
+    let start = bytes.count
+    pad(8)
+    string(key)
+    signature("s")
+    string(value)
+    let length = UInt32(bytes.count - start)
+    bytes.replaceSubrange(lengthAt..<lengthAt + 4, with: [0, 0, UInt8(length >> 8), UInt8(length & 0xFF)])
+    swap(&bytes, &body)
+    bytes = [UInt8(ascii: "B"), 1, 0, 1]
+    word(UInt32(body.count))
+    word(1)
+    word(0)
+    let fieldsStart = bytes.count
+    for (code, type, text) in [(1, "o", "/"), (3, "s", "Q"), (8, "g", "ua{sv}")] {
+      pad(8)
+      bytes.append(UInt8(code))
+      signature(type)
+      if type == "g" { signature(text) } else { string(text) }
+    }
+    let fieldsLength = UInt32(bytes.count - fieldsStart)
+    bytes.replaceSubrange(12..<16, with: [0, 0, UInt8(fieldsLength >> 8), UInt8(fieldsLength & 0xFF)])
+    pad(8)
+    return bytes + body
+  }
+
+  @Test func aBigEndianBodyReadsAsLibdbusReadsIt() throws {
+    let message = try DBusMessage.demarshal(
+      Self.bigEndianCall(number: 0x0102_0304, key: "mime-type", value: "image/png"))
+    #expect(message.arguments() == [.uint32(0x0102_0304), .vardict([("mime-type", .string("image/png"))])])
+    var body = try #require(DBusBodyReader(message))
+    let number = body.uint32()
+    let length = body.uint32()
+    let aligned = body.align(8)
+    let start = body.offset
+    let key = body.string()
+    let type = body.string(short: true)
+    let value = body.string()
+    #expect(number == 0x0102_0304 && aligned)
+    #expect(key.map { Array(body.bytes[$0]) } == Array("mime-type".utf8))
+    #expect(type.map { Array(body.bytes[$0]) } == Array("s".utf8))
+    #expect(value.map { Array(body.bytes[$0]) } == Array("image/png".utf8))
+    #expect(length.map { start + $0 } == body.offset)
+  }
+
+  @Test func aLittleEndianBodyReadsAsLibdbusReadsIt() throws {
+    let message = call([.uint32(7), .string("grüße"), .bytes([1, 2, 3])])
+    var body = try #require(DBusBodyReader(message))
+    let number = body.uint32()
+    let text = body.string()
+    let count = body.uint32()
+    let bytes = count.flatMap { body.take($0) }
+    let past = body.take(1)
+    #expect(number == 7)
+    #expect(text.map { Array(body.bytes[$0]) } == Array("grüße".utf8))
+    #expect(bytes.map { Array(body.bytes[$0]) } == [1, 2, 3])
+    #expect(past == nil)
+  }
+}

@@ -7,7 +7,8 @@ import ShareDaemon
 /// The items argument of `QueryItems` and `Share` (`aa{sv}`), built from the input as a client
 /// could send it: mostly the item keys (path, url, text, mime-type) with values of any type,
 /// sometimes anything at all. Decoding must give one item per dictionary or an error, the same
-/// after a trip over the wire, and the same read straight from the message (``DBusCursor``).
+/// after a trip over the wire, and the same read straight from the message (``DBusCursor``) and
+/// from its marshalled body (``DBusBodyReader``).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDBusItems(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   var input = FuzzInput(inputBytes(data, size))
@@ -31,6 +32,11 @@ public func fuzzDBusItems(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         try ItemArguments.decode(message.cursor(atArgument: 0), argument: "items")
       }
       expect(read == decoded, "items read from the message differ: \(read) against \(decoded)")
+      // And from its marshalled body, where the items are as callers send them.
+      let marshalled = Result { () throws(BusError) in
+        try ItemArguments.decode(firstArgumentOf: message, argument: "items")
+      }
+      expect(marshalled == decoded, "items read from the body differ: \(marshalled) against \(decoded)")
     }
   } else {
     expect(false, "items did not come back from the wire: \(value)")
