@@ -61,34 +61,19 @@ package enum ItemArguments {
         let isBytes = body.bytes[signature].elementsEqual(Self.byteArraySignature)
         guard isBytes || body.bytes[signature].elementsEqual(Self.stringSignature),
           let valueLength = body.uint32(), let value = body.take(valueLength),
-          isBytes || body.byte() == 0
+          isBytes || body.byte() == 0,
+          let name = Self.keys.first(where: { body.bytes[key].elementsEqual($0.bytes) })?.name
         else { return nil }
         let bytes = body.bytes[value]
-        do throws(BusError) {
-          switch (body.bytes[key], isBytes) {
-          case (let name, true) where name.elementsEqual(Self.pathKey):
-            try item.add(key: "path", value: WireValue(bytes: Array(bytes)), label: { "" })
-          case (let name, false) where name.elementsEqual(Self.mimeTypeKey):
-            if let lastType, lastType.bytes.elementsEqual(bytes) {
-              item.mimeType = lastType.type
-            } else {
-              let type = String(decoding: bytes, as: UTF8.self)
-              try item.add(key: "mime-type", value: WireValue(string: type), label: { "" })
-              lastType = (bytes, type)
-            }
-          case (let name, false) where name.elementsEqual(Self.urlKey):
-            try item.add(
-              key: "url", value: WireValue(string: String(decoding: bytes, as: UTF8.self)), label: { "" })
-          case (let name, false) where name.elementsEqual(Self.textKey):
-            try item.add(
-              key: "text", value: WireValue(string: String(decoding: bytes, as: UTF8.self)), label: { "" })
-          default:
-            return nil
-          }
-          guard body.offset <= itemEnd else { return nil }
-        } catch {
-          return nil
+        if name == "mime-type", !isBytes, let lastType, lastType.bytes.elementsEqual(bytes) {
+          item.mimeType = lastType.type
+          continue
         }
+        // `add` checks each key's type and value, as for the cursor walk.
+        let read =
+          isBytes ? WireValue(bytes: Array(bytes)) : WireValue(string: String(decoding: bytes, as: UTF8.self))
+        guard (try? item.add(key: name, value: read, label: { "" })) != nil else { return nil }
+        if name == "mime-type", let type = item.mimeType { lastType = (bytes, type) }
       }
       guard body.offset == itemEnd, let requested = try? item.finish(label: { "" }) else { return nil }
       items.append(requested)
@@ -98,10 +83,8 @@ package enum ItemArguments {
 
   private static let byteArraySignature = Array("ay".utf8)
   private static let stringSignature = Array("s".utf8)
-  private static let pathKey = Array("path".utf8)
-  private static let mimeTypeKey = Array("mime-type".utf8)
-  private static let urlKey = Array("url".utf8)
-  private static let textKey = Array("text".utf8)
+  /// The keys an item may hold, and their bytes.
+  private static let keys = ["path", "url", "text", "mime-type"].map { (name: $0, bytes: Array($0.utf8)) }
 
   /// An item's value read from the marshalled body (valid UTF-8: libdbus checks every string).
   private struct WireValue: ItemEntries.Value {
@@ -119,14 +102,6 @@ package enum ItemArguments {
     guard cursor.kind == .array, cursor.signature == "aa{sv}" else {
       return try decode(cursor.value() ?? .array(elementSignature: "", []), argument: argument)
     }
-    // Each item takes a handful of cursors; none outlives this call.
-    return try cursor.withUnretainedCursor { cursor throws(BusError) in
-      try decodeItems(cursor, argument: argument)
-    }
-  }
-
-  private static func decodeItems(_ cursor: DBusCursor, argument: String) throws(BusError) -> [RequestedItem]
-  {
     var items: [RequestedItem] = []
     var dictionary = cursor.contents()
     // The value path counts the items before it looks at any; here an error or the limit

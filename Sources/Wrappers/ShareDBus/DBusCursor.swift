@@ -4,12 +4,9 @@ internal import CDBus
 ///
 /// Why: a request of 1,000 items decoded into a value tree first cost more than all the rest of
 /// answering it (an enum box, an array and a dictionary per item, then read a second time). A
-/// cursor hands over only what the reader asks for. It keeps its message alive, unless it comes
-/// from ``withUnretainedCursor(_:)``.
+/// cursor hands over only what the reader asks for. It keeps its message alive.
 public struct DBusCursor {
-  /// Nil for a cursor that lives inside ``withUnretainedCursor(_:)``, which keeps the message
-  /// alive for it.
-  private let message: DBusMessage?
+  private let message: DBusMessage
   private var iterator: DBusMessageIter
 
   /// The D-Bus type of the value under the cursor.
@@ -23,19 +20,9 @@ public struct DBusCursor {
     case end
   }
 
-  init(message: DBusMessage?, iterator: DBusMessageIter) {
+  init(message: DBusMessage, iterator: DBusMessageIter) {
     self.message = message
     self.iterator = iterator
-  }
-
-  /// Calls `body` with a copy of this cursor that does not hold its message: copying it, or a
-  /// cursor made from it, costs no reference counting, which a walk over a thousand items paid
-  /// on every step. Neither may outlive the call; this cursor keeps the message alive until then.
-  public func withUnretainedCursor<Result, Failure: Error>(
-    _ body: (DBusCursor) throws(Failure) -> Result
-  ) throws(Failure) -> Result {
-    defer { withExtendedLifetime(message) {} }
-    return try body(DBusCursor(message: nil, iterator: iterator))
   }
 
   /// The type of the value under the cursor.
