@@ -43,7 +43,8 @@ package enum ItemArguments {
 
   /// The items at the start of `body`, when each holds one of `path` (`ay`), `url` or `text`
   /// (`s`), and perhaps a `mime-type` (`s`), all valid; nil for anything else (unknown keys,
-  /// other types, an error to word, too many items).
+  /// other types, an error to word, too many items). Each value goes through the checks the
+  /// cursor walk makes (``ItemEntries``').
   static func plainItems(_ body: DBusBodyReader?) -> [RequestedItem]? {
     guard var body, let length = body.uint32() else { return nil }
     let end = body.offset + length
@@ -53,48 +54,57 @@ package enum ItemArguments {
     while body.offset < end {
       guard items.count < maximumItems, let itemLength = body.uint32(), body.align(8) else { return nil }
       let itemEnd = body.offset + itemLength
-      var item = ItemEntries()
+      var item: ShareItem?
+      var contentKeys = 0
+      var mimeType: String?
       while body.offset < itemEnd {
-        guard body.align(8), let key = body.string(), let signature = body.string(short: true) else {
-          return nil
-        }
-        let isBytes = body.bytes[signature].elementsEqual(Self.byteArraySignature)
-        guard isBytes || body.bytes[signature].elementsEqual(Self.stringSignature),
+        guard body.align(8), let key = body.string(), let signature = body.string(short: true),
+          let (plainKey, _) = Self.plainKeys.first(where: { body.bytes[key].elementsEqual($0.bytes) }),
+          body.bytes[signature].elementsEqual(
+            plainKey == .path ? Self.byteArraySignature : Self.stringSignature),
           let valueLength = body.uint32(), let value = body.take(valueLength),
-          isBytes || body.byte() == 0,
-          let name = Self.keys.first(where: { body.bytes[key].elementsEqual($0.bytes) })?.name
+          plainKey == .path || body.byte() == 0
         else { return nil }
         let bytes = body.bytes[value]
-        if name == "mime-type", !isBytes, let lastType, lastType.bytes.elementsEqual(bytes) {
-          item.mimeType = lastType.type
-          continue
+        switch plainKey {
+        case .path:
+          guard let path = try? ItemEntries.filePath(Array(bytes), label: { "" }) else { return nil }
+          item = .file(path)
+          contentKeys += 1
+        case .url:
+          let text = String(decoding: bytes, as: UTF8.self)
+          guard let url = try? ItemEntries.urlItem(text, label: { "" }) else { return nil }
+          item = url
+          contentKeys += 1
+        case .text:
+          item = .text(String(decoding: bytes, as: UTF8.self))
+          contentKeys += 1
+        case .mimeType:
+          if let lastType, lastType.bytes.elementsEqual(bytes) {
+            mimeType = lastType.type
+          } else {
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard let type = try? ItemEntries.mimeType(text, label: { "" }) else { return nil }
+            mimeType = type
+            lastType = (bytes, type)
+          }
         }
-        // `add` checks each key's type and value, as for the cursor walk.
-        let read =
-          isBytes ? WireValue(bytes: Array(bytes)) : WireValue(string: String(decoding: bytes, as: UTF8.self))
-        guard (try? item.add(key: name, value: read, label: { "" })) != nil else { return nil }
-        if name == "mime-type", let type = item.mimeType { lastType = (bytes, type) }
       }
-      guard body.offset == itemEnd, let requested = try? item.finish(label: { "" }) else { return nil }
-      items.append(requested)
+      // Exactly one content key, as ``ItemEntries/finish(label:)`` asks.
+      guard body.offset == itemEnd, contentKeys == 1, let item else { return nil }
+      items.append(RequestedItem(item, mimeType: mimeType))
     }
     return body.offset == end ? items : nil
   }
 
+  private enum PlainKey { case path, url, text, mimeType }
   private static let byteArraySignature = Array("ay".utf8)
   private static let stringSignature = Array("s".utf8)
   /// The keys an item may hold, and their bytes.
-  private static let keys = ["path", "url", "text", "mime-type"].map { (name: $0, bytes: Array($0.utf8)) }
-
-  /// An item's value read from the marshalled body (valid UTF-8: libdbus checks every string).
-  private struct WireValue: ItemEntries.Value {
-    var itemBytes: [UInt8]?
-    var itemString: String?
-    var typeName: String { itemBytes == nil ? "s" : "ay" }
-
-    init(bytes: [UInt8]) { itemBytes = bytes }
-    init(string: String) { itemString = string }
-  }
+  private static let plainKeys: [(key: PlainKey, bytes: [UInt8])] = [
+    (.path, Array("path".utf8)), (.url, Array("url".utf8)), (.text, Array("text".utf8)),
+    (.mimeType, Array("mime-type".utf8)),
+  ]
 
   /// The items under `cursor` (an `aa{sv}` argument), read where they lie in the message; the
   /// same items and the same errors as ``decode(_:argument:)`` of the decoded value.
@@ -180,28 +190,12 @@ struct ItemEntries {
   mutating func add(key: String, value: some Value, label: () -> String) throws(BusError) {
     switch key {
     case "path":
-      guard var bytes = value.itemBytes else { throw Self.wrongType(key, value, label()) }
-      if bytes.last == 0 { bytes.removeLast() }
-      guard !bytes.isEmpty, !bytes.contains(0) else {
-        throw .invalidArgument(label() + ".path", expected: "a file path without NUL bytes")
-      }
-      guard bytes.first == UInt8(ascii: "/") else {
-        throw .invalidArgument(
-          label() + ".path", expected: "an absolute path", found: "'\(FilePath(bytes: bytes).displayString)'")
-      }
-      item = .file(FilePath(bytes: bytes))
+      guard let bytes = value.itemBytes else { throw Self.wrongType(key, value, label()) }
+      item = .file(try Self.filePath(bytes, label: label))
       noteContentKey(key)
     case "url":
       guard let url = value.itemString else { throw Self.wrongType(key, value, label()) }
-      if let path = FilePath(fileURL: url) {
-        item = .file(path)
-      } else {
-        guard ShareItem.isAbsoluteURL(url) else {
-          throw .invalidArgument(
-            label() + ".url", expected: "an absolute URL such as https://example.org/", found: "'\(url)'")
-        }
-        item = .webURL(url)
-      }
+      item = try Self.urlItem(url, label: label)
       noteContentKey(key)
     case "text":
       guard let text = value.itemString else { throw Self.wrongType(key, value, label()) }
@@ -209,15 +203,44 @@ struct ItemEntries {
       noteContentKey(key)
     case "mime-type":
       guard let type = value.itemString else { throw Self.wrongType(key, value, label()) }
-      guard Self.isMIMEType(type) else {
-        throw .invalidArgument(
-          label() + ".mime-type", expected: "a MIME type such as image/png", found: "'\(type)'")
-      }
-      mimeType = type
+      mimeType = try Self.mimeType(type, label: label)
     default:
       // Unknown keys are ignored, as portals do, so later versions can add some.
       unknownKeys.append(key)
     }
+  }
+
+  /// A `path` value's file: one terminating NUL allowed, then not empty, no NUL, absolute.
+  static func filePath(_ value: [UInt8], label: () -> String) throws(BusError) -> FilePath {
+    var path = FilePath(bytes: value)
+    if path.bytes.last == 0 { path.bytes.removeLast() }
+    guard !path.bytes.isEmpty, !path.containsNUL else {
+      throw .invalidArgument(label() + ".path", expected: "a file path without NUL bytes")
+    }
+    guard path.bytes.first == UInt8(ascii: "/") else {
+      throw .invalidArgument(
+        label() + ".path", expected: "an absolute path", found: "'\(path.displayString)'")
+    }
+    return path
+  }
+
+  /// A `url` value's item: the file of a `file:` URL, or an absolute URL.
+  static func urlItem(_ url: String, label: () -> String) throws(BusError) -> ShareItem {
+    if let path = FilePath(fileURL: url) { return .file(path) }
+    guard ShareItem.isAbsoluteURL(url) else {
+      throw .invalidArgument(
+        label() + ".url", expected: "an absolute URL such as https://example.org/", found: "'\(url)'")
+    }
+    return .webURL(url)
+  }
+
+  /// A `mime-type` value, when it is one.
+  static func mimeType(_ type: String, label: () -> String) throws(BusError) -> String {
+    guard isMIMEType(type) else {
+      throw .invalidArgument(
+        label() + ".mime-type", expected: "a MIME type such as image/png", found: "'\(type)'")
+    }
+    return type
   }
 
   /// Two parts between slashes (`type.split(separator: "/").count == 2`, empty parts not

@@ -65,15 +65,14 @@ final class DetectionMemo: Sendable {
     var inode: UInt64
     var size: UInt64
     var modified: Int64
-    var path: [UInt8]
+    var path: FilePath
 
-    // The path's bytes in one go: hashing them one by one was most of a lookup's cost.
+    // The device and inode alone, in one word: they tell files apart (only hard links share
+    // them, and a file changed in place keeps them), and hashing the path's bytes was most of a
+    // lookup's cost. Equality still compares everything, the path too, as the name decides GIO's
+    // guess.
     func hash(into hasher: inout Hasher) {
-      hasher.combine(device)
-      hasher.combine(inode)
-      hasher.combine(size)
-      hasher.combine(modified)
-      path.withUnsafeBytes { hasher.combine(bytes: $0) }
+      hasher.combine(inode ^ device &* 0x9E37_79B9_7F4A_7C15)
     }
   }
 
@@ -95,11 +94,10 @@ final class DetectionMemo: Sendable {
     // names the problem; only files that exist are remembered.
     guard let status = try? FileSystem.status(path.bytes) else { return try GIOFileInspector().inspect(path) }
     let key = Key(
-      device: status.device, inode: status.inode, size: status.size, modified: status.modified,
-      path: path.bytes)
+      device: status.device, inode: status.inode, size: status.size, modified: status.modified, path: path)
     if let known = state.withLock({ $0.facts[key] }) { return known }
     let facts = try GIOFileInspector().inspect(path)
-    let size = key.path.count + facts.contentType.utf8.count + Self.entryOverhead
+    let size = key.path.bytes.count + facts.contentType.utf8.count + Self.entryOverhead
     guard size <= capacity else { return facts }
     state.withLock { state in
       if state.bytes + size > capacity { state = ([:], 0) }

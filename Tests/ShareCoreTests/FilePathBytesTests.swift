@@ -19,6 +19,35 @@ let awkwardNames: [[UInt8]] = [
 ]
 
 @Suite struct FilePathBytesTests {
+  /// Equality and the NUL check go eight bytes at a time: every length around the word, a
+  /// difference (or a NUL, or a 0x01 among high bytes) at every place.
+  @Test func wordAtATimeChecksAgreeWithTheBytes() {
+    for length in 0...25 {
+      let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 1) }
+      #expect(FilePath(bytes: bytes) == FilePath(bytes: Array(bytes)))
+      #expect(FilePath(bytes: bytes) != FilePath(bytes: bytes + [0x2F]))
+      for place in 0..<length {
+        var other = bytes
+        other[place] ^= 0x80
+        #expect(FilePath(bytes: bytes) != FilePath(bytes: other), "length \(length), byte \(place)")
+        #expect(FilePath(bytes: bytes).hashValue == FilePath(bytes: Array(bytes)).hashValue)
+      }
+    }
+    for length in 1...25 {
+      for place in 0..<length {
+        var bytes = [UInt8](repeating: 0x80 | UInt8(place), count: length)
+        #expect(!FilePath(bytes: bytes).containsNUL)
+        bytes[place] = 0
+        #expect(FilePath(bytes: bytes).containsNUL, "length \(length), NUL at \(place)")
+        bytes[place] = 1
+        #expect(!FilePath(bytes: bytes).containsNUL, "length \(length), 0x01 at \(place)")
+      }
+    }
+    let paths = Set(
+      awkwardNames.map { FilePath(bytes: $0) } + awkwardNames.map { FilePath(bytes: Array($0)) })
+    #expect(paths.count == awkwardNames.count)
+  }
+
   @Test(arguments: awkwardNames)
   func bytesAreKept(bytes: [UInt8]) {
     let path = FilePath(bytes: bytes)

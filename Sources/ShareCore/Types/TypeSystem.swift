@@ -131,6 +131,7 @@ public struct TypeSystem: Sendable {
     for items: [RequestedItem], inspector: some FileInspector
   ) -> (attachments: [Attachment], problems: [FileProblem]) {
     var attachments: [Attachment] = []
+    attachments.reserveCapacity(items.count)
     var problems: [FileProblem] = []
     var identifiersByType: [String: [String]] = [:]
     // Selections are mostly of one type: the last answer is checked first, by equality alone.

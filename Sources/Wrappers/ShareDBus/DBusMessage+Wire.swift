@@ -44,11 +44,15 @@ extension DBusMessage {
 /// every message it hands over, but each read here is checked anyway and answers nil past the
 /// end: a caller falls back to ``DBusCursor`` for anything it does not expect.
 package struct DBusBodyReader {
+  // The reads are inlinable: they run ten times an item, in the service's module, and a call
+  // across modules for each cost more than the read itself.
+
   /// The whole message: alignment counts from its first byte.
   package let bytes: [UInt8]
-  private let bigEndian: Bool
+  @usableFromInline let bigEndian: Bool
   /// Where the next read starts.
-  package private(set) var offset: Int
+  @usableFromInline var position: Int
+  package var offset: Int { position }
 
   /// The reader at the start of `message`'s body; nil when the message cannot be marshalled or
   /// its header is not as the specification says.
@@ -61,49 +65,50 @@ package struct DBusBodyReader {
     }
     self.bytes = bytes
     bigEndian = bytes[0] == UInt8(ascii: "B")
-    offset = 4
+    position = 4
     guard let bodyLength = uint32() else { return nil }
-    offset = 12
+    position = 12
     guard let fieldsLength = uint32() else { return nil }
-    offset = 16 + fieldsLength
-    guard align(8), offset + bodyLength == bytes.count else { return nil }
+    position = 16 + fieldsLength
+    guard align(8), position + bodyLength == bytes.count else { return nil }
   }
 
-  /// Skips the padding up to the next multiple of `alignment`; false past the end.
-  package mutating func align(_ alignment: Int) -> Bool {
-    let aligned = (offset + alignment - 1) / alignment * alignment
+  /// Skips the padding up to the next multiple of `alignment` (a power of two); false past the end.
+  @inlinable package mutating func align(_ alignment: Int) -> Bool {
+    let aligned = (position + alignment - 1) & ~(alignment - 1)
     guard aligned <= bytes.count else { return false }
-    offset = aligned
+    position = aligned
     return true
   }
 
   /// A `u`, an array's length, a string's length (aligned to 4).
-  package mutating func uint32() -> Int? {
-    guard align(4), offset + 4 <= bytes.count else { return nil }
+  @inlinable package mutating func uint32() -> Int? {
+    guard align(4), position + 4 <= bytes.count else { return nil }
     let (b0, b1, b2, b3) = (
-      UInt32(bytes[offset]), UInt32(bytes[offset + 1]), UInt32(bytes[offset + 2]), UInt32(bytes[offset + 3])
+      UInt32(bytes[position]), UInt32(bytes[position + 1]), UInt32(bytes[position + 2]),
+      UInt32(bytes[position + 3])
     )
-    offset += 4
+    position += 4
     return Int(bigEndian ? b0 << 24 | b1 << 16 | b2 << 8 | b3 : b3 << 24 | b2 << 16 | b1 << 8 | b0)
   }
 
   /// One byte (a signature's length).
-  package mutating func byte() -> UInt8? {
-    guard offset < bytes.count else { return nil }
-    defer { offset += 1 }
-    return bytes[offset]
+  @inlinable package mutating func byte() -> UInt8? {
+    guard position < bytes.count else { return nil }
+    defer { position += 1 }
+    return bytes[position]
   }
 
   /// The next `count` bytes' place, moving past them; nil past the end.
-  package mutating func take(_ count: Int) -> Range<Int>? {
-    guard count >= 0, count <= bytes.count - offset else { return nil }
-    defer { offset += count }
-    return offset..<offset + count
+  @inlinable package mutating func take(_ count: Int) -> Range<Int>? {
+    guard count >= 0, count <= bytes.count - position else { return nil }
+    defer { position += count }
+    return position..<position + count
   }
 
   /// A string or a signature's bytes, without its NUL: `s` (a 32-bit length) when `short` is
   /// false, `g` (an 8-bit length) when it is true.
-  package mutating func string(short: Bool = false) -> Range<Int>? {
+  @inlinable package mutating func string(short: Bool = false) -> Range<Int>? {
     guard let count = short ? byte().map(Int.init) : uint32(), let range = take(count),
       let end = byte(), end == 0
     else { return nil }

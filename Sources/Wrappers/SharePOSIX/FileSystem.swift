@@ -91,8 +91,10 @@ public enum FileSystem {
   /// The status of the file `path` names, following symbolic links (`stat`).
   public static func status(_ path: [UInt8]) throws(SystemError) -> FileStatus {
     var result = stat()
-    try withCString(path) { cPath throws(SystemError) in
-      _ = try check("stat", subject: String(decoding: path, as: UTF8.self)) { stat(cPath, &result) }
+    // The path is not taken into the call's closure: the service stats a thousand files a call,
+    // and holding on to each path there cost more than the call itself.
+    if let code = withCString(path, { cPath in failure { stat(cPath, &result) } }) {
+      throw SystemError(call: "stat", errno: code, subject: String(decoding: path, as: UTF8.self))
     }
     return FileStatus(result)
   }
@@ -100,8 +102,8 @@ public enum FileSystem {
   /// The status of `path` itself, a symbolic link not followed (`lstat`).
   public static func linkStatus(_ path: [UInt8]) throws(SystemError) -> FileStatus {
     var status = stat()
-    _ = try withCString(path) { cPath throws(SystemError) in
-      try check("lstat", subject: String(decoding: path, as: UTF8.self)) { lstat(cPath, &status) }
+    if let code = withCString(path, { cPath in failure { lstat(cPath, &status) } }) {
+      throw SystemError(call: "lstat", errno: code, subject: String(decoding: path, as: UTF8.self))
     }
     return FileStatus(status)
   }

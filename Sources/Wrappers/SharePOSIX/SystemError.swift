@@ -51,6 +51,16 @@ func check<T: BinaryInteger>(
   }
 }
 
+/// Calls `body` until it does not fail with `EINTR`: nil when it did not return `-1`, otherwise
+/// `errno`. For calls whose error needs what ``check(_:subject:_:)`` would have to capture.
+func failure<T: BinaryInteger>(of body: () -> T) -> Int32? {
+  while true {
+    if body() != -1 { return nil }
+    let code = Glibc.errno
+    if code != EINTR { return code }
+  }
+}
+
 /// Calls `body` with a NUL-terminated copy of `bytes`: how a path, which is bytes, reaches a C
 /// function. The one such helper; every wrapper uses it.
 public func withCString<T, E: Error>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws(E) -> T)
@@ -59,7 +69,7 @@ public func withCString<T, E: Error>(_ bytes: [UInt8], _ body: (UnsafePointer<CC
   // On the stack when it is small: the service looks at a thousand paths in one call.
   let result: Result<T, E> = withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) {
     copy in
-    for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
+    bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(copy).copyMemory(from: $0) }
     copy[bytes.count] = 0
     return Result { () throws(E) -> T in try body(copy.baseAddress!) }
   }
