@@ -108,7 +108,7 @@ public struct ServiceRanking: Sendable {
 
   /// The kinds of content in `selection`.
   public static func kinds(of selection: ActivationSelection) -> Set<Kind> {
-    Set(selection.kindCounts.filter { $0.value > 0 }.keys)
+    Set(selection.kindCounts.map(\.kind))
   }
 
   /// The use a history record tells of; `nil` for a record of nothing.

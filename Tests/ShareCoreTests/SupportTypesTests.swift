@@ -118,3 +118,30 @@ import Testing
     #expect(Suggestion.nearest(to: "Completely", in: InfoPlistKey.linuxKeys) == nil)
   }
 }
+
+/// The identifier forms, checked by bytes, answer as the character-by-character definitions do.
+@Suite struct InfoPlistFormTests {
+  static let candidates = [
+    "", ".", "a", "a.", ".a", "a..b", "org.example.share", "org.example.Share-2", "org.example.share_x",
+    "org.ex ample", "org.exämple", "org.e\u{301}xample", "org.example\r\n.x", "org.example.\u{FF21}",
+    "org.example/x", "1.2.3", "-.-", "a_b.c", String(repeating: "a", count: 255),
+    String(repeating: "a", count: 256), "org.example.\u{0}",
+  ]
+
+  @Test(arguments: candidates)
+  func bundleIdentifiers(id: String) {
+    let expected =
+      !id.isEmpty && id.utf8.count <= 255
+      && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
+      && !id.split(separator: ".", omittingEmptySubsequences: false).contains { $0.isEmpty }
+    #expect(InfoPlistForm.isBundleIdentifier(id) == expected)
+  }
+
+  @Test(arguments: candidates)
+  func configurationIdentifiers(id: String) {
+    let expected =
+      !id.isEmpty && id.utf8.count <= 255
+      && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+    #expect(InfoPlistForm.isConfigurationIdentifier(id) == expected)
+  }
+}

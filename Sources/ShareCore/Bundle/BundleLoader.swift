@@ -164,8 +164,11 @@ struct ManifestReader {
         key, in: root, .unknownKey(suggestion: Suggestion.nearest(to: key, in: InfoPlistKey.linuxKeys)),
         .warning)
     }
-    // After every read, so that what was read is not reported again.
-    reportUnreadBuildVariables(in: document.value, key: nil, path: [])
+    // After every read, so that what was read is not reported again. Most bundles hold none:
+    // they are looked for before any key path is made.
+    if Self.holdsBuildVariable(document.value) {
+      reportUnreadBuildVariables(in: document.value, key: nil, path: [])
+    }
 
     guard let id, let executable, let kind, let rule else { return nil }
     return ShareService(
@@ -320,6 +323,16 @@ struct ManifestReader {
     report(key, in: scope, .unexpandedBuildVariable(variable), index: index)
     variablesRead.insert(scope.path + [key] + (index.map { [String($0)] } ?? []))
     return true
+  }
+
+  /// Whether a string in `value` holds a build variable.
+  static func holdsBuildVariable(_ value: PropertyListValue) -> Bool {
+    switch value {
+    case .string(let text): InfoPlistForm.buildVariable(in: text) != nil
+    case .array(let values): values.contains(where: holdsBuildVariable)
+    case .dictionary(let values): values.values.contains(where: holdsBuildVariable)
+    default: false
+    }
   }
 
   /// Reports, as warnings, the build variables in every string not read (`CFBundleVersion`,

@@ -2,16 +2,38 @@
 package enum InfoPlistForm {
   /// Reverse-DNS: letters, digits, `.` and `-`, no empty component.
   package static func isBundleIdentifier(_ id: String) -> Bool {
-    !id.isEmpty && id.utf8.count <= 255
-      && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
-      && !id.split(separator: ".", omittingEmptySubsequences: false).contains { $0.isEmpty }
+    // By bytes: each character allowed is one ASCII byte (a character of more, or a byte of one,
+    // is refused either way), and cutting the text into characters cost more than the rest of
+    // checking a bundle's identifiers.
+    var previous = UInt8(ascii: ".")
+    for byte in id.utf8 {
+      guard isASCIIAlphanumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") else {
+        return false
+      }
+      // An empty component: a `.` first, or after another.
+      if byte == UInt8(ascii: "."), previous == UInt8(ascii: ".") { return false }
+      previous = byte
+    }
+    return !id.isEmpty && id.utf8.count <= 255 && previous != UInt8(ascii: ".")
   }
 
   /// A configuration item's `Identifier`: letters, digits, `.`, `_` and `-`, so that it is a
   /// file's JSON key, a Secret Service attribute and the left of `configure --set IDENT=VALUE` alike.
   package static func isConfigurationIdentifier(_ identifier: String) -> Bool {
     !identifier.isEmpty && identifier.utf8.count <= 255
-      && identifier.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+      && identifier.utf8.allSatisfy {
+        isASCIIAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_")
+          || $0 == UInt8(ascii: "-")
+      }
+  }
+
+  private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"):
+      true
+    default: false
+    }
   }
 
   /// A program name or `a|b` alternatives, each without a slash.
@@ -46,6 +68,7 @@ package enum InfoPlistForm {
   /// build setting (letters, digits, `_`, not starting with a digit) with any `:modifiers`
   /// (`$(PRODUCT_NAME:rfc1034identifier)`). `nil` when there is none.
   static func buildVariable(in text: String) -> String? {
+    guard text.utf8.contains(UInt8(ascii: "$")) else { return nil }
     let bytes = Array(text.utf8)
     func isNameByte(_ byte: UInt8, first: Bool) -> Bool {
       switch byte {

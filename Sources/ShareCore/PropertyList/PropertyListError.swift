@@ -154,26 +154,25 @@ public struct PropertyListDocument: Sendable {
   /// Worked out on first use for XML: most documents read are never asked (a bundle without a
   /// problem), and the table was a quarter of reading one.
   public var positions: [[String]: TextPosition] {
-    get { givenPositions ?? recorded?.positions ?? [:] }
-    set {
-      givenPositions = newValue
-      recorded = nil
-    }
+    get { positionSource?.positions ?? [:] }
+    set { positionSource = ValuePositions(given: newValue) }
   }
 
-  private var givenPositions: [[String]: TextPosition]?
-  private var recorded: ValuePositions?
+  // Positions are held only by reference: a table stored here as an optional value had its
+  // type's metadata (and `[String]`'s conformance to `Hashable`) looked up by the runtime each
+  // time a program first dropped a document, a tenth of a millisecond for `xdg-share list`.
+  private var positionSource: ValuePositions?
 
   public init(value: PropertyListValue, format: Format, positions: [[String]: TextPosition] = [:]) {
     self.value = value
     self.format = format
-    self.givenPositions = positions
+    self.positionSource = positions.isEmpty ? nil : ValuePositions(given: positions)
   }
 
   init(value: PropertyListValue, format: Format, recorded: ValuePositions) {
     self.value = value
     self.format = format
-    self.recorded = recorded
+    self.positionSource = recorded
   }
 }
 
@@ -189,18 +188,33 @@ final class ValuePositions: Sendable {
     var offset: Int
   }
 
+  /// The positions once made (or given), boxed for the reason given at
+  /// ``PropertyListDocument/positions``.
+  private final class Table: Sendable {
+    let positions: [[String]: TextPosition]
+    init(_ positions: [[String]: TextPosition]) { self.positions = positions }
+  }
+
   private let text: [UInt8]
   private let records: [Record]
-  private let table = Mutex<[[String]: TextPosition]?>(nil)
+  private let table: Mutex<Table?>
 
   init(text: [UInt8], records: [Record]) {
     self.text = text
     self.records = records
+    table = Mutex(nil)
+  }
+
+  /// Positions already worked out.
+  init(given positions: [[String]: TextPosition]) {
+    text = []
+    records = []
+    table = Mutex(Table(positions))
   }
 
   var positions: [[String]: TextPosition] {
     table.withLock { table in
-      if let table { return table }
+      if let table { return table.positions }
       let lines = LineTable(text)
       var paths: [[String]] = []
       paths.reserveCapacity(records.count)
@@ -214,7 +228,7 @@ final class ValuePositions: Sendable {
         if made[path] != nil { made = made.filter { !$0.key.starts(with: path) } }
         made[path] = lines.position(of: record.offset, in: text)
       }
-      table = made
+      table = Table(made)
       return made
     }
   }

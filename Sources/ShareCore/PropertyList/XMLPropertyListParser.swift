@@ -242,6 +242,20 @@ struct XMLPropertyListParser {
       while runEnd < text.count, text[runEnd] != UInt8(ascii: "<"), text[runEnd] != UInt8(ascii: "&") {
         runEnd += 1
       }
+      // Nearly every text is one run up to its closing tag: its string is made from the run
+      // itself, without collecting the bytes first.
+      if index == contentStart, runEnd < text.count, text[runEnd] == UInt8(ascii: "<") {
+        index = runEnd
+        if !has("<![CDATA[") {
+          try expectCloseTag(tag.name)
+          let string = text[contentStart..<runEnd].withUnsafeBufferPointer {
+            String(validating: $0, as: UTF8.self)
+          }
+          guard let string else { throw error(.invalidText(encoding: "UTF-8"), at: contentStart) }
+          return string
+        }
+        index = contentStart
+      }
       bytes += text[index..<runEnd]
       index = runEnd
       guard index < text.count else { throw error(.unexpectedEnd(inside: .element(tag.name)), at: tag.start) }

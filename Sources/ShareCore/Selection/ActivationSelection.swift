@@ -24,7 +24,7 @@ public struct ActivationSelection: Sendable {
   }
 
   /// What kind of content a class holds, for dictionary rules.
-  public enum Kind: Int, Hashable, Sendable {
+  public enum Kind: Int, Hashable, Sendable, CaseIterable {
     case text
     case webURL
     case image
@@ -41,17 +41,41 @@ public struct ActivationSelection: Sendable {
   /// For each identifier, every identifier and MIME wildcard it conforms to (itself included).
   public let conformance: [Set<String>]
   /// How many attachments there are of each kind.
-  public let kindCounts: [Kind: Int]
+  public let kindCounts: KindCounts
+
+  /// How many attachments there are of each kind; iterated, the kinds present, in ``Kind``'s order.
+  public struct KindCounts: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    // A count per kind by its raw value. Not a dictionary keyed by kind: a program's first
+    // dictionary of a new key type has the runtime scan every conformance record of the binary
+    // (`Kind: Hashable`), a tenth of a millisecond for `xdg-share list`.
+    private var counts = [Int](repeating: 0, count: Kind.allCases.count)
+
+    public init() {}
+
+    public init(dictionaryLiteral elements: (Kind, Int)...) {
+      for (kind, count) in elements { self[kind] += count }
+    }
+
+    public subscript(kind: Kind) -> Int {
+      get { counts[kind.rawValue] }
+      set { counts[kind.rawValue] = newValue }
+    }
+
+    public func makeIterator() -> IndexingIterator<[(kind: Kind, count: Int)]> {
+      Kind.allCases.compactMap { kind in self[kind] > 0 ? (kind, self[kind]) : nil }.makeIterator()
+    }
+  }
 
   /// Groups `attachments` and works out their conformance with `types`.
   public init(attachments: [Attachment], types: TypeSystem) {
     var identifierIndex: [String: Int] = [:]
     var identifiers: [String] = []
     var conformance: [Set<String>] = []
-    var classIndex: [[Int]: Int] = [:]
+    // By the identifiers and kind, as text: `[Int]` keys cost a conformance scan (see `KindCounts`).
+    var classIndex: [String: Int] = [:]
     var classes: [TypeClass] = []
     var attachmentClasses: [Int] = []
-    var kindCounts: [Kind: Int] = [:]
+    var kindCounts = KindCounts()
     var texts: [String] = []
     // Selections come in runs of one type (a thousand photos): a file or link registering the
     // same identifiers as the one before is of its class, found without hashing anything.
@@ -69,7 +93,7 @@ public struct ActivationSelection: Sendable {
       {
         classes[previous.typeClass].count += 1
         attachmentClasses.append(previous.typeClass)
-        kindCounts[classes[previous.typeClass].kind, default: 0] += 1
+        kindCounts[classes[previous.typeClass].kind] += 1
         continue
       }
       let ids = attachment.typeIdentifiers.map { id -> Int in
@@ -90,8 +114,9 @@ public struct ActivationSelection: Sendable {
         func conforms(to family: String) -> Bool { ids.contains { conformance[$0].contains(family) } }
         kind = conforms(to: "public.image") ? .image : conforms(to: "public.movie") ? .movie : .otherFile
       }
-      kindCounts[kind, default: 0] += 1
-      let key = ids + [-1 - kind.rawValue]
+      kindCounts[kind] += 1
+      var key = String(kind.rawValue)
+      for id in ids { key += "," + String(id) }
       let typeClass: Int
       if let existing = classIndex[key] {
         typeClass = existing

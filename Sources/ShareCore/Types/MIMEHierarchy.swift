@@ -193,8 +193,18 @@ public struct MIMEHierarchy: Sendable {
 /// and identifiers almost always are): a type never seen is looked up a dozen times on its way
 /// through the hierarchies.
 func lowercase(_ text: String) -> String {
-  text.utf8.allSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
-    ? text : text.lowercased()
+  isLowercase(text) ? text : text.lowercased()
+}
+
+/// Whether `text` is lowercase ASCII, which ``lowercase(_:)`` leaves as it is.
+func isLowercase(_ text: String) -> Bool {
+  func isLowercase(_ byte: UInt8) -> Bool {
+    byte < 0x80 && !(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+  }
+  // The bytes in place where they are (literals, native strings): a loop over the view's
+  // iterator cost several times as much, for every identifier of the standard table.
+  return text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isLowercase) }
+    ?? text.utf8.allSatisfy(isLowercase)
 }
 
 /// The relations one directory of shared-mime-info lists; every name given and returned is

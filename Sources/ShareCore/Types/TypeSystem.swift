@@ -84,7 +84,9 @@ public struct TypeSystem: Sendable {
       guard closure.insert(next).inserted else { continue }
       if Self.isMIMEType(next) {
         if next.hasSuffix("/*") { continue }
-        if let slash = next.firstIndex(of: "/") { pending.append(next[..<slash] + "/*") }
+        // `String(…)` first: `Substring + String` is the generic operator, unspecialized here,
+        // whose first call has the runtime look up conformances (a tenth of a millisecond).
+        if let slash = next.firstIndex(of: "/") { pending.append(String(next[..<slash]) + "/*") }
         pending.append(contentsOf: mime.declaredParents(of: next))
         if let uti = table.identifier(forMIMEType: next) { pending.append(uti) }
         if let family = Self.mediaFamilies[String(next.prefix(while: { $0 != "/" }))] {

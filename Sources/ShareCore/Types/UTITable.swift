@@ -14,8 +14,9 @@ public struct UTITable: Sendable {
       // `lowercase` leaves lowercase ASCII as it is: the standard table, built by every process
       // that answers a type question, is all of that.
       self.identifier = lowercase(identifier)
-      self.conformsTo = conformsTo.map(lowercase)
-      self.mimeTypes = mimeTypes.map(lowercase)
+      // The arrays themselves when nothing in them changes: no copy for the standard table.
+      self.conformsTo = conformsTo.allSatisfy(isLowercase) ? conformsTo : conformsTo.map(lowercase)
+      self.mimeTypes = mimeTypes.allSatisfy(isLowercase) ? mimeTypes : mimeTypes.map(lowercase)
     }
   }
 
