@@ -188,8 +188,7 @@ final class ValuePositions: Sendable {
     var offset: Int
   }
 
-  /// The positions once made (or given), boxed for the reason given at
-  /// ``PropertyListDocument/positions``.
+  /// The positions once made (or given), boxed: see `PropertyListDocument.positionSource`.
   private final class Table: Sendable {
     let positions: [[String]: TextPosition]
     init(_ positions: [[String]: TextPosition]) { self.positions = positions }

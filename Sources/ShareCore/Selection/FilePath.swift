@@ -162,7 +162,7 @@ public struct FilePath: Hashable, Sendable, Comparable, CustomStringConvertible 
       var offset = 0
       while offset + 8 <= raw.count {
         let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-        // A zero byte, and only a zero byte, leaves its lane's top bit set here.
+        // The has-zero-byte test: not zero exactly when a byte of the word is.
         if (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0 { return true }
         offset += 8
       }
