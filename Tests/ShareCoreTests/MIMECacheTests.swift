@@ -82,6 +82,22 @@ struct MIMECacheTests {
     #expect(mime.declaredParents(of: "image/png") == [])
   }
 
+  /// The first lookups scan the lists; later ones probe a table built then: both answer alike,
+  /// duplicates and case included.
+  @Test func scansAndTheTableAnswerAlike() throws {
+    let file = cacheFile(
+      aliases: [("x/B", "x/two"), ("x/a", "x/one"), ("x/b", "x/other"), ("x/c", "x/one")],
+      parents: [("y/B", ["y/two"]), ("y/a", ["y/one"]), ("y/b", ["y/three"])])
+    var mime = MIMEHierarchy()
+    try mime.addCache(file)
+    for round in 0..<(2 * MIMECache.scansBeforeTable) {
+      #expect(mime.canonical("x/b") == "x/two", "round \(round)")
+      #expect(mime.aliases(of: "x/one") == ["x/a", "x/c"], "round \(round)")
+      #expect(mime.declaredParents(of: "y/b") == ["y/two", "y/three"], "round \(round)")
+      #expect(mime.canonical("x/none") == "x/none", "round \(round)")
+    }
+  }
+
   /// `strcmp` puts capitals before small letters: `a/B` before `a/a`. Ignoring case, they sort
   /// the other way round, and the lists are sorted again.
   @Test func listsInCaseSensitiveOrderAreStillSearchedIgnoringCase() throws {

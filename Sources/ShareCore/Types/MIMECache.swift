@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The alias and parent lists of a compiled shared-mime-info database (`mime.cache`), looked up
 /// where they lie in the file.
 ///
@@ -40,6 +42,9 @@ struct MIMECache: MIMERelations {
   /// much in the caches `update-mime-database` writes, as they come before the glob and magic
   /// sections.
   static let usualExtent = 64 << 10
+
+  /// How many lookups of a list scan it before its names are hashed into a table.
+  static var scansBeforeTable: Int { NameIndex.scansBeforeTable }
 
   /// Reads a cache; `nil` when it is not one this reader knows (major version 1, minor 1 or 2),
   /// when any offset or count points outside it, or when a name is not ASCII (all MIME types are,
@@ -95,12 +100,9 @@ struct MIMECache: MIMERelations {
     self.aliasList = aliasList
     self.parentList = parentList
     self.parentNames = parentNames
-    (aliasesByName, aliasesByCanonical, parentsByType) = bytes.withUnsafeBufferPointer { bytes in
-      (
-        NameIndex(aliasList.map(\.alias), in: bytes), NameIndex(aliasList.map(\.canonical), in: bytes),
-        NameIndex(parentList.map(\.type), in: bytes)
-      )
-    }
+    aliasesByName = NameIndex(aliasList.map(\.alias))
+    aliasesByCanonical = NameIndex(aliasList.map(\.canonical))
+    parentsByType = NameIndex(parentList.map(\.type))
   }
 
   /// The canonical type the first entry for `alias` names, lowercased; `alias` is lowercase.
@@ -154,21 +156,29 @@ struct MIMECache: MIMERelations {
   }
 }
 
-/// The positions of a list's entries by name, ignoring ASCII case: a hash table of positions.
+/// The positions of a list's entries by name, ignoring ASCII case.
 ///
 /// The lists of the file are sorted by `strcmp`, in which capitals sort before small letters
 /// (`audio/AMR` before `audio/aac`), so they cannot be searched ignoring case as they are; sorting
-/// them again would cost every process that reads the cache more than reading it, and a long-lived
-/// one asks each name many times: a type never seen is looked up a dozen times on its way through
-/// the hierarchies. Hashing each name once costs less than either.
-private struct NameIndex: Sendable {
+/// them again would cost every process that reads the cache more than reading it. A process that
+/// asks a few names (`xdg-share list`) scans the list for each; one that asks many (the service: a
+/// type never seen is looked up a dozen times on its way through the hierarchies) hashes each
+/// name once, after ``scansBeforeTable`` scans, and probes the table from then on.
+private final class NameIndex: Sendable {
   private let names: [Name]
-  /// A position in ``names`` plus one, at the slot its name hashes to or the next free one; 0 is
-  /// a free slot. Twice as many slots as names keeps probes short.
-  private let slots: [UInt32]
+  /// How many lookups scan before the table is built: a scan costs a few instructions a name,
+  /// the table some two hundred.
+  static let scansBeforeTable = 32
+  /// The lookups made so far, and once built the table: a position in ``names`` plus one, at the
+  /// slot its name hashes to or the next free one; 0 is a free slot. Twice as many slots as names
+  /// keeps probes short.
+  private let table = Mutex<(lookups: Int, slots: [UInt32]?)>((0, nil))
 
-  init(_ names: [Name], in bytes: UnsafeBufferPointer<UInt8>) {
+  init(_ names: [Name]) {
     self.names = names
+  }
+
+  private static func slots(for names: [Name], in bytes: UnsafeBufferPointer<UInt8>) -> [UInt32] {
     var count = 8
     while count < 2 * names.count { count *= 2 }
     var slots = [UInt32](repeating: 0, count: count)
@@ -177,7 +187,7 @@ private struct NameIndex: Sendable {
       while slots[slot] != 0 { slot = (slot + 1) & (count - 1) }
       slots[slot] = UInt32(position + 1)
     }
-    self.slots = slots
+    return slots
   }
 
   /// The position of the first entry named `key` (lowercase).
@@ -194,18 +204,30 @@ private struct NameIndex: Sendable {
     return positions.count > 1 ? positions.sorted() : positions
   }
 
+  /// Calls `body` with the position of each entry named `key`: in the list's order while scanning,
+  /// in the table's once it is built.
   private func forEach(
     named key: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Void
   ) {
+    let slots = table.withLock { table in
+      if table.slots == nil {
+        table.lookups += 1
+        if table.lookups > Self.scansBeforeTable { table.slots = Self.slots(for: names, in: bytes) }
+      }
+      return table.slots
+    }
+    func isNamed(_ name: Name) -> Bool {
+      Int(name.count) == key.count
+        && Self.span(name, in: bytes).elementsEqual(key, by: { lowercased($0) == $1 })
+    }
+    guard let slots else {
+      for (position, name) in names.enumerated() where isNamed(name) { body(position) }
+      return
+    }
     var slot = Self.hash(key) & (slots.count - 1)
     while slots[slot] != 0 {
       let position = Int(slots[slot] - 1)
-      let name = names[position]
-      if Int(name.count) == key.count,
-        Self.span(name, in: bytes).elementsEqual(key, by: { lowercased($0) == $1 })
-      {
-        body(position)
-      }
+      if isNamed(names[position]) { body(position) }
       slot = (slot + 1) & (slots.count - 1)
     }
   }
