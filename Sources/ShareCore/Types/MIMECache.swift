@@ -27,8 +27,8 @@ struct MIMECache: MIMERelations {
     var count: UInt32
   }
 
-  /// The file up to the end of its last name the two lists use: the glob, magic and icon sections
-  /// after them are not kept.
+  /// The file as read, or, when much more was read, up to the end of its last name the two lists
+  /// use: the glob, magic and icon sections after them are not kept.
   private let bytes: [UInt8]
   private let aliasList: [Alias]
   /// ``aliasList`` by alias, and by canonical type for the aliases of a type.
@@ -95,8 +95,8 @@ struct MIMECache: MIMERelations {
       parentList.append(Parents(type: type, first: UInt32(first), count: UInt32(count)))
     }
 
-    let bytes = Array(file[..<end])
-    self.bytes = bytes
+    // Kept as read unless much was read past the lists (the whole file read for long lists).
+    self.bytes = file.count - end <= Self.usualExtent / 2 ? file : Array(file[..<end])
     self.aliasList = aliasList
     self.parentList = parentList
     self.parentNames = parentNames

@@ -125,20 +125,23 @@ public enum FileSystem {
     defer { close(descriptor) }
     var opened = stat()
     guard fstat(descriptor, &opened) == 0, opened.st_mode & S_IFMT == S_IFREG else { return nil }
-    var bytes = [UInt8](repeating: 0, count: count)
-    var filled = 0
-    // A read of a regular file stops short only at its end or for a signal.
-    while filled < count {
-      let read = bytes.withUnsafeMutableBytes {
-        Glibc.read(descriptor, $0.baseAddress! + filled, count - filled)
+    var failed = false
+    // Not zeroed first: the reads fill what is kept (64 KiB of `mime.cache` for every `list`).
+    let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
+      filled = 0
+      // A read of a regular file stops short only at its end or for a signal.
+      while filled < count {
+        let read = Glibc.read(descriptor, buffer.baseAddress! + filled, count - filled)
+        if read < 0 && errno == EINTR { continue }
+        guard read >= 0 else {
+          failed = true
+          return
+        }
+        if read == 0 { break }
+        filled += read
       }
-      if read < 0 && errno == EINTR { continue }
-      guard read >= 0 else { return nil }
-      if read == 0 { break }
-      filled += read
     }
-    bytes.removeLast(count - filled)
-    return bytes
+    return failed ? nil : bytes
   }
 
   /// Gives the file `existing` the second name `new`, failing with `EEXIST` when `new` exists
