@@ -244,17 +244,16 @@ struct XMLPropertyListParser {
       }
       // Nearly every text is one run up to its closing tag: its string is made from the run
       // itself, without collecting the bytes first.
-      if index == contentStart, runEnd < text.count, text[runEnd] == UInt8(ascii: "<") {
+      if index == contentStart, runEnd < text.count, text[runEnd] == UInt8(ascii: "<"),
+        !has("<![CDATA[", at: runEnd)
+      {
         index = runEnd
-        if !has("<![CDATA[") {
-          try expectCloseTag(tag.name)
-          let string = text[contentStart..<runEnd].withUnsafeBufferPointer {
-            String(validating: $0, as: UTF8.self)
-          }
-          guard let string else { throw error(.invalidText(encoding: "UTF-8"), at: contentStart) }
-          return string
+        try expectCloseTag(tag.name)
+        let string = text[contentStart..<runEnd].withUnsafeBufferPointer {
+          String(validating: $0, as: UTF8.self)
         }
-        index = contentStart
+        guard let string else { throw error(.invalidText(encoding: "UTF-8"), at: contentStart) }
+        return string
       }
       bytes += text[index..<runEnd]
       index = runEnd
@@ -341,10 +340,12 @@ struct XMLPropertyListParser {
 
   // MARK: Helpers
 
-  private func has(_ literal: StaticString) -> Bool {
+  /// Whether `literal` is next (or at `start`).
+  private func has(_ literal: StaticString, at start: Int? = nil) -> Bool {
+    let start = start ?? index
     let count = literal.utf8CodeUnitCount
-    guard index + count <= text.count else { return false }
-    return literal.withUTF8Buffer { text[index..<index + count].elementsEqual($0) }
+    guard start + count <= text.count else { return false }
+    return literal.withUTF8Buffer { text[start..<start + count].elementsEqual($0) }
   }
 
   private func find(_ literal: StaticString, from start: Int) -> Int? {

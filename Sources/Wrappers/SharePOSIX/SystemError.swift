@@ -43,16 +43,19 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
 func check<T: BinaryInteger>(
   _ call: String, subject: @autoclosure () -> String? = nil, _ body: () -> T
 ) throws(SystemError) -> T {
-  while true {
-    let result = body()
-    if result != -1 { return result }
-    let code = Glibc.errno
-    if code != EINTR { throw SystemError(call: call, errno: code, subject: subject()) }
+  var result = T.zero
+  if let code = failure(of: { () -> T in
+    result = body()
+    return result
+  }) {
+    throw SystemError(call: call, errno: code, subject: subject())
   }
+  return result
 }
 
 /// Calls `body` until it does not fail with `EINTR`: nil when it did not return `-1`, otherwise
-/// `errno`. For calls whose error needs what ``check(_:subject:_:)`` would have to capture.
+/// `errno`. ``check(_:subject:_:)`` throws with it; a caller whose error names what the closure
+/// around the call would otherwise have to hold (a path) throws for itself.
 func failure<T: BinaryInteger>(of body: () -> T) -> Int32? {
   while true {
     if body() != -1 { return nil }
