@@ -7,8 +7,8 @@ package enum BusError: Error, Equatable {
   /// A malformed argument: which one (`items[2].path`, `options.fields`, or the method for the
   /// whole signature), what was expected and, when it says something, what was found.
   case invalidArgument(String, expected: String, found: String? = nil)
-  case noSuchService(String)
-  case notAccepted(service: String, RuleRejection)
+  /// A share that cannot start, or items that cannot be looked at.
+  case refused(ShareRefusal)
   case tooManyItems(argument: String, limit: Int, found: Int)
   case tooManyRequests(inFlight: Int, limit: Int)
   case tooManyRequestsOfCaller(inFlight: Int, limit: Int)
@@ -16,8 +16,6 @@ package enum BusError: Error, Equatable {
   case noRequestInFlight(path: String)
   case notRequestOwner
   case stopping
-  case unreadableFiles([FileProblem])
-  case cannotRecord(HistoryStore.RecordFailure)
   /// `ShowPicker` without the share sheet's program installed.
   case noSheet
   /// The share sheet's program could not be started: what the system said.
@@ -31,10 +29,10 @@ package enum BusError: Error, Equatable {
     case .invalidArgument, .tokenInUse: "org.freedesktop.DBus.Error.InvalidArgs"
     case .noRequestInFlight: "org.freedesktop.DBus.Error.UnknownObject"
     case .unknownInterface: "org.freedesktop.DBus.Error.UnknownInterface"
-    case .noSuchService: "org.xdgshare.Share1.Error.NoSuchService"
-    case .notAccepted: "org.xdgshare.Share1.Error.NotAccepted"
+    case .refused(.noSuchService): "org.xdgshare.Share1.Error.NoSuchService"
+    case .refused(.notAccepted): "org.xdgshare.Share1.Error.NotAccepted"
     case .tooManyItems, .tooManyRequests, .tooManyRequestsOfCaller: "org.xdgshare.Share1.Error.LimitExceeded"
-    case .stopping, .unreadableFiles, .cannotRecord, .noSheet, .cannotStartSheet:
+    case .stopping, .refused(.unreadableFiles), .refused(.cannotRecord), .noSheet, .cannotStartSheet:
       "org.xdgshare.Share1.Error.Failed"
     case .notRequestOwner: "org.freedesktop.DBus.Error.AccessDenied"
     case .unknownProperty: "org.freedesktop.DBus.Error.UnknownProperty"
@@ -47,9 +45,8 @@ package enum BusError: Error, Equatable {
     case .invalidArgument(let argument, let expected, let found?):
       "\(argument): expected \(expected), found \(found)"
     case .invalidArgument(let argument, let expected, nil): "\(argument): expected \(expected)"
-    case .noSuchService(let id): "no share service '\(id)'"
-    case .notAccepted(let service, let rejection):
-      "\(service) does not accept these items: \(Diagnostics.message(for: rejection))"
+    // A D-Bus caller knows services by their identifiers.
+    case .refused(let refusal): refusal.message(naming: .identifier)
     case .tooManyItems(let argument, let limit, let found):
       "\(argument): at most \(limit) items in one call, found \(found)"
     case .tooManyRequests(let inFlight, let limit): "\(inFlight) requests are in flight; at most \(limit)"
@@ -60,11 +57,6 @@ package enum BusError: Error, Equatable {
     case .unknownInterface(let name): "no interface '\(name)' here; the service's is org.xdgshare.Share1"
     case .notRequestOwner: "only the caller that started the request may cancel it"
     case .stopping: "the service is stopping; call again, and a new one starts"
-    case .unreadableFiles(let problems):
-      "cannot read "
-        + problems.map { "'\($0.path.displayString)' (\(Diagnostics.reason($0.reason)))" }.joined(
-          separator: ", ")
-    case .cannotRecord(let failure): "cannot record the request: \(failure.reasonText)"
     case .noSheet: "the share sheet (\(SheetProgram.name)) is not installed beside xdg-share"
     case .cannotStartSheet(let reason): "cannot start the share sheet: \(reason)"
     case .unknownProperty(let name): "no property '\(name)'"
@@ -72,14 +64,4 @@ package enum BusError: Error, Equatable {
     }
   }
 
-  /// The error for a share that cannot start.
-  init(_ refusal: ShareRefusal) {
-    switch refusal {
-    case .noSuchService(let id): self = .noSuchService(id)
-    case .notAccepted(let service, let rejection):
-      self = .notAccepted(service: service.id, rejection)
-    case .unreadableFiles(let problems): self = .unreadableFiles(problems)
-    case .cannotRecord(let reason): self = .cannotRecord(reason)
-    }
-  }
 }

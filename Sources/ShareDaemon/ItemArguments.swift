@@ -1,11 +1,13 @@
 import ShareCore
 import ShareDBus
 
-/// Decodes the `aa{sv}` items of `QueryItems` and `Share`, saying exactly what is wrong.
+/// Decodes the `aa{sv}` items of `QueryItems`, `Share` and `ShowPicker`, saying exactly what is
+/// wrong.
 ///
-/// Two ways in, one set of checks (``ItemEntries``): straight from the message with a
-/// ``DBusCursor`` (the service's way: no value tree for a thousand items), or from a decoded
-/// ``DBusValue`` (the fuzz targets').
+/// Three ways in, one set of checks (``ItemEntries``): plain items read from the marshalled body
+/// (``DBusBodyReader``: no value tree and no cursor for a thousand items), anything else walked
+/// with a ``DBusCursor``, which also words every error, or a decoded ``DBusValue`` (the fuzz
+/// targets', which check that the three agree).
 package enum ItemArguments {
   static let maximumItems = 10_000
 

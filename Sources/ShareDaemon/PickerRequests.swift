@@ -39,7 +39,7 @@ extension RequestTable {
     } catch {
       throw .cannotStartSheet(error.description)
     }
-    requests[path] = ActiveRequest(owner: sender, work: .picker(process))
+    requests[path] = ActiveRequest(owner: sender, picker: process)
     let outbox = self.outbox
     let start = {
       DetachedThread.start {

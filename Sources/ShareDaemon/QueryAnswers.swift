@@ -47,7 +47,7 @@ struct QueryAnswers {
     do {
       selection = try catalog.inspect(items, inspector: QueryInspector(items: items, memo: detection))
     } catch {
-      throw .unreadableFiles(error.problems)
+      throw .refused(.unreadableFiles(error.problems))
     }
     let (shape, cacheable) = Self.shape(of: selection.attachments)
     let key = Self.cacheKey(shape: shape, fields: fields)

@@ -28,8 +28,9 @@ final class RequestTable {
   }
 
   /// Starts a share for `Share(s service_id, aa{sv} items, a{sv} options)`; returns the reply
-  /// (the request's handle) and what starts the plugin once that reply is queued, so that its
-  /// signals can only follow it.
+  /// (the request's handle) and what starts the share once that reply is queued, so that its
+  /// signals can only follow it. The rule is checked first, so that a refusal is this call's
+  /// error; a compose sheet comes once the handle is out.
   func share(
     _ message: DBusMessage, catalog: ServiceCatalog, history: HistoryStore, environment: [String: String],
     compose: ComposeStep, limits: Limits, stopping: Bool, waker: Waker
@@ -41,40 +42,29 @@ final class RequestTable {
     let items = try ItemArguments.decode(arguments[1], argument: "items")
     let sender = message.sender ?? ""
     let path = try admit(sender: sender, options: arguments[2], limits: limits, stopping: stopping)
-    guard let service = catalog.registry.service(withID: serviceID) else { throw .noSuchService(serviceID) }
-    if service.composeSheet != nil {
-      // The rule now, so that a refusal is this call's error; the sheet once the handle is out.
-      let selection: PreparedSelection
-      do {
-        selection = try PreparedSelection(items, types: catalog.types, inspector: GIOFileInspector())
-      } catch {
-        throw BusError(.unreadableFiles(error.problems))
-      }
-      if let rejection = service.rule.rejection(of: selection.attachments, types: catalog.types) {
-        throw BusError(.notAccepted(service: service, rejection: rejection))
-      }
-      let start = composeThenShare(
-        path: path, service: service, selection: selection, types: catalog.types, history: history,
-        environment: environment, step: compose, waker: waker, owner: sender)
-      return (message.reply([.objectPath(path)]), start)
+    guard let service = catalog.registry.service(withID: serviceID) else {
+      throw .refused(.noSuchService(serviceID))
     }
-    let session: ShareSession
+    let accepted: AcceptedSelection
     do {
-      session = try ShareSession(
-        service: service, requested: items, types: catalog.types, inspector: GIOFileInspector(),
-        history: history, environment: environment)
+      accepted = try Share.prepare(
+        service, requested: items, types: catalog.types, inspector: GIOFileInspector())
     } catch {
-      throw BusError(error)
+      throw .refused(error)
     }
-    requests[path] = ActiveRequest(owner: sender, work: .share(session))
+    let share = Share(
+      accepted, compose: compose, prompt: ComposePrompts.desktop(environment: environment), history: history,
+      environment: environment)
+    requests[path] = ActiveRequest(owner: sender, share: share)
     let outbox = self.outbox
     let start = {
       DetachedThread.start {
-        let outcome = session.run { fraction, text in
+        let end = share.run { event in
+          guard case .progress(let fraction, let text) = event else { return }
           outbox.post(.progress(path: path, fraction: fraction ?? -1, message: text ?? ""))
           waker.wake()
         }
-        outbox.post(.finished(path: path, response: Self.response(outcome, requestID: session.id)))
+        outbox.post(.finished(path: path, response: Self.response(end)))
         waker.wake()
       }
     }
@@ -186,27 +176,21 @@ final class RequestTable {
   }
 }
 
-/// A request in flight, owned by the loop thread: a share, or a picker the user is choosing in.
+/// A request in flight, owned by the loop thread: a share, or the share sheet's process
+/// (`ShowPicker`), which runs its own.
 struct ActiveRequest {
-  enum Work {
-    case share(ShareSession)
-    /// A share whose compose sheet comes first.
-    case composing(ComposingShare)
-    /// The share sheet's process (`ShowPicker`).
-    case picker(ChildProcess)
+  let owner: String
+  let cancel: @Sendable () -> Void
+
+  init(owner: String, share: Share) {
+    self.owner = owner
+    cancel = { share.cancel() }
   }
 
-  let owner: String
-  let work: Work
-
-  /// Ends it on the caller's behalf: a share's plugin is stopped; a picker is closed, which
-  /// cancels what it runs.
-  func cancel() {
-    switch work {
-    case .share(let session): session.cancel()
-    case .composing(let share): share.cancel()
-    case .picker(let process): process.signal(Signal.terminate)
-    }
+  /// Closing the sheet cancels what it runs.
+  init(owner: String, picker: ChildProcess) {
+    self.owner = owner
+    cancel = { picker.signal(Signal.terminate) }
   }
 }
 

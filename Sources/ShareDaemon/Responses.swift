@@ -5,25 +5,19 @@ import ShareProtocol
 
 /// What a request's `Response` signal carries: `(u code, a{sv} results)`.
 extension RequestTable {
-  static func response(_ outcome: ShareOutcome, requestID: String) -> [DBusValue] {
-    var results: [(String, DBusValue)] = [("request-id", .string(requestID))]
-    let code: UInt32
-    switch outcome {
-    case .completed(let items):
-      code = 0
-      results.append(
-        ("returned-items", .array(elementSignature: "a{sv}", items.flatMap(\.attachments).map(returned))))
-    case .cancelled(_, let message):
-      code = 1
-      results.append(("message", .string(message)))
-    case .failed(let failure):
-      code = 2
-      results.append(("message", .string(failure.message)))
-    case .timedOut(let seconds):
-      code = 2
-      results.append(("message", .string(ShareOutcome.timedOutMessage("it", seconds: seconds))))
+  /// The `Response` of a share that ended so: its code from the outcome table, the request's
+  /// id once it was recorded, and what was returned or why it did not complete.
+  static func response(_ end: ShareEnd) -> [DBusValue] {
+    var results: [(String, DBusValue)] = []
+    if case .finished(let outcome, let requestID) = end {
+      results.append(("request-id", .string(requestID)))
+      if case .completed(let items) = outcome {
+        let returned = items.flatMap(\.attachments).map(returned)
+        results.append(("returned-items", .array(elementSignature: "a{sv}", returned)))
+      }
     }
-    return [.uint32(code), .vardict(results)]
+    if let message = end.message(naming: .identifier) { results.append(("message", .string(message))) }
+    return [.uint32(end.response.rawValue), .vardict(results)]
   }
 
   static func returned(_ attachment: AttachmentPayload) -> DBusValue {

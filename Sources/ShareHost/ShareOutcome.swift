@@ -17,9 +17,9 @@ public enum ShareOutcome: Equatable, Sendable {
 
   /// What stopping at the time limit is, for people: "Upload took longer than 4 seconds and was
   /// stopped", with `subject` as its first words.
-  public static func timedOutMessage(_ subject: String, seconds: Double) -> String {
+  static func timedOutMessage(_ subject: String, seconds: Double) -> String {
     let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
-    return "\(subject) took longer than \(shown) seconds and was stopped"
+    return "\(subject) took longer than \(shown) \(seconds == 1 ? "second" : "seconds") and was stopped"
   }
 }
 

@@ -1,43 +1,27 @@
 import FoundationEssentials
-public import ShareCore
+import ShareCore
 import SharePOSIX
-public import ShareProtocol
+import ShareProtocol
 
-/// Why a share cannot start, as data.
-public enum ShareRefusal: Error, Equatable, Sendable {
-  case noSuchService(String)
-  /// The service's rule refuses the selection (re-checked here: a file manager may hand over anything).
-  case notAccepted(service: ShareService, rejection: RuleRejection)
-  /// Files that cannot be looked at.
-  case unreadableFiles([FileProblem])
-  /// The history record could not be written, so the request is not started.
-  case cannotRecord(HistoryStore.RecordFailure)
-}
-
-/// One share, from the selection to the outcome: re-checks the rule, records the request, runs
-/// the plugin and records how it ended.
-public final class ShareSession: Sendable {
-  public let service: ShareService
-  public let request: PluginRequest
-  /// Where the service's program writes its standard error.
-  public var logPath: String { history.logPath(for: request.requestId) }
+/// A recorded request: the history record written before the program starts, the program run,
+/// the outcome recorded. Only ``Share`` makes one, after the rule and the compose step.
+final class ShareSession: Sendable {
+  let service: ShareService
+  let request: PluginRequest
   private let history: HistoryStore
   private let runner: PluginRunner
   private let initialRecord: HistoryRecord
 
-  /// Prepares a share of `selection` with `service`: re-checks the service's rule and records
-  /// the request.
+  /// Records the request of sharing `accepted`.
   ///
-  /// - Throws: ``ShareRefusal`` when the rule refuses the selection or the request cannot be
-  ///   recorded.
-  public init(
-    service: ShareService, selection: PreparedSelection, types: TypeSystem, history: HistoryStore,
-    environment: [String: String], userInfo: [String: JSONValue] = [:], compose: ComposePayload? = nil,
+  /// - Throws: ``ShareRefusal/cannotRecord(_:)`` when the request cannot be recorded.
+  init(
+    _ accepted: AcceptedSelection, history: HistoryStore, environment: [String: String],
+    userInfo: [String: JSONValue] = [:], compose: ComposePayload? = nil,
     requestID: String = RequestBuilder.newRequestID(), retryOf: String? = nil
   ) throws(ShareRefusal) {
-    if let rejection = service.rule.rejection(of: selection.attachments, types: types) {
-      throw .notAccepted(service: service, rejection: rejection)
-    }
+    let service = accepted.service
+    let selection = accepted.selection
     let request = RequestBuilder.request(
       id: requestID, service: service, attachments: selection.attachments, userInfo: userInfo,
       compose: compose)
@@ -61,28 +45,10 @@ public final class ShareSession: Sendable {
       logLocation: history.logLocation(for: requestID))
   }
 
-  /// Prepares a share of `requested` items with `service`, looking at the files first: for
-  /// callers that did not match the items against services (a named service, a retry).
-  public convenience init(
-    service: ShareService, requested: [RequestedItem], types: TypeSystem, inspector: some FileInspector,
-    history: HistoryStore, environment: [String: String], userInfo: [String: JSONValue] = [:],
-    compose: ComposePayload? = nil, requestID: String = RequestBuilder.newRequestID()
-  ) throws(ShareRefusal) {
-    let selection: PreparedSelection
-    do {
-      selection = try PreparedSelection(requested, types: types, inspector: inspector)
-    } catch {
-      throw .unreadableFiles(error.problems)
-    }
-    try self.init(
-      service: service, selection: selection, types: types, history: history, environment: environment,
-      userInfo: userInfo, compose: compose, requestID: requestID)
-  }
-
-  public var id: String { request.requestId }
+  var id: String { request.requestId }
 
   /// `compose` without the values of the service's secure items, as history keeps it.
-  public static func withoutSecrets(_ compose: ComposePayload, of service: ShareService) -> ComposePayload {
+  static func withoutSecrets(_ compose: ComposePayload, of service: ShareService) -> ComposePayload {
     let secure = service.composeSheet?.secureIdentifiers ?? []
     return ComposePayload(
       contentText: compose.contentText,
@@ -92,33 +58,20 @@ public final class ShareSession: Sendable {
   /// Runs the plugin to its end and records the outcome, calling `progress` for each progress
   /// event and `posted` when the plugin's sheet is gone and the work goes on in the background.
   /// Blocks: call it on a thread of its own.
-  public func run(
-    progress: (Double?, String?) -> Void = { _, _ in }, posted: () -> Void = {}
-  ) -> ShareOutcome {
+  func run(progress: (Double?, String?) -> Void = { _, _ in }, posted: () -> Void = {}) -> ShareOutcome {
     let outcome = runner.run(progress: progress, posted: posted)
     var record = initialRecord
     record.finished = Date()
-    switch outcome {
-    case .completed(let items):
-      record.status = .completed
-      record.returningItems = items
-    case .cancelled(_, let message):
-      record.status = .cancelled
-      record.message = message
-    case .failed(let failure):
-      record.status = .failed
-      record.message = failure.message
-    case .timedOut(let seconds):
-      record.status = .timedOut
-      record.message = ShareOutcome.timedOutMessage("it", seconds: seconds)
-    }
+    record.status = outcome.historyStatus
+    if case .completed(let items) = outcome { record.returningItems = items }
+    record.message = ShareEnd.finished(outcome, requestID: id).message()
     // The outcome stands even when it cannot be recorded; the record still says "running".
     try? history.save(record)
     return outcome
   }
 
   /// Cancels on the user's behalf.
-  public func cancel() {
+  func cancel() {
     runner.cancel()
   }
 }

@@ -72,8 +72,6 @@ extension PickerWindow {
     var environment = self.environment
     let handle = window.portalHandle
     if let handle { environment["XDG_SHARE_PARENT_WINDOW"] = handle }
-    let compose = service.composeSheet == nil ? nil : composeStart(for: service, parent: handle ?? "")
-    if compose == nil { showProgress(service) }
 
     let application = self.application
     let report = self.report
@@ -81,8 +79,36 @@ extension PickerWindow {
     // What goes on once the window is gone; held by the share's handlers, not by the window.
     let background = BackgroundShare()
     self.background = background
+    let end: @Sendable @MainActor (ShareEnd) -> Void = { [weak self] end in
+      if case .composeCancelled = end {
+        // Nothing was shared: back to the list, as if no service had been chosen.
+        self?.composeCancelled()
+        application.release()
+        return
+      }
+      report(SheetResult(end, serviceID: id))
+      if let self, self.isOpen, !background.isInBackground {
+        self.run = nil
+        self.showEnd(end, service: service)
+        application.release()
+      } else {
+        // Nobody is looking at the window any more: the desktop tells how it went.
+        let (summary, body, critical) = Self.notification(for: end, service: service, text: text)
+        background.finish(summary: summary, body: body, critical: critical) { application.release() }
+      }
+    }
+    let share: Share
+    do {
+      share = try ServiceSource.share(
+        service, loaded: loaded, environment: environment,
+        prompt: composePrompt(for: service, environment: environment, parent: handle ?? ""))
+    } catch {
+      end(.refused(error))
+      return
+    }
+    if service.composeSheet == nil { showProgress(service) }
     run = ShareRun.start(
-      serviceID: id, items: items, loaded: loaded, environment: environment, compose: compose,
+      share,
       composed: { [weak self] in
         guard let self, self.isOpen else { return }
         self.showProgress(service)
@@ -97,25 +123,7 @@ extension PickerWindow {
         background.isPosted = true
         self?.window.close()
       },
-      end: { [weak self] end in
-        if case .composeCancelled = end {
-          // Nothing was shared: back to the list, as if no service had been chosen.
-          self?.composeCancelled()
-          application.release()
-          return
-        }
-        let result = end.result(serviceID: id)
-        report(result)
-        if let self, self.isOpen, !background.isInBackground {
-          self.run = nil
-          self.showEnd(end, service: service)
-          application.release()
-        } else {
-          // Nobody is looking at the window any more: the desktop tells how it went.
-          let (summary, body, critical) = Self.notification(for: end, service: service, text: text)
-          background.finish(summary: summary, body: body, critical: critical) { application.release() }
-        }
-      })
+      end: end)
     background.run = run
   }
 
@@ -133,17 +141,14 @@ extension PickerWindow {
     search.isSensitive = false
   }
 
-  /// The compose step for `service`: the declared sheet shown by this program (`--compose`),
+  /// The compose sheet of `service`, when it declares one: shown by this program (`--compose`),
   /// above the picker's window, its values remembered as `xdg-share share` remembers them.
-  private func composeStart(for service: ShareService, parent: String) -> ComposeStart {
+  private func composePrompt(
+    for service: ShareService, environment: [String: String], parent: String
+  ) -> any ComposePrompt {
+    guard service.composeSheet != nil else { return DefaultsComposePrompt() }
     let program = Self.ownProgram ?? SheetProgram.locate(environment: environment) ?? SheetProgram.name
-    return ComposeStart(
-      step: ComposeStep(
-        configuration: ConfigurationStore(
-          configHome: SearchPaths.system(environment: environment).configHomeLocation),
-        secrets: KeyringSecretStore(environment: environment)),
-      prompt: SheetComposePrompt(program: program, environment: environment, parent: parent),
-      service: service)
+    return SheetComposePrompt(program: program, environment: environment, parent: parent)
   }
 
   /// This program, for its compose sheet: the path `/proc/self/exe` names.
@@ -241,17 +246,22 @@ extension PickerWindow {
       icon = ["dialog-error-symbolic"]
       style = "error"
       title = text("Cannot share with {service}", name)
-      detail = SheetResult.refused(refusal, serviceID: service.id).message ?? ""
+      detail = refusal.message()
     case .composeFailed(let failure):
       icon = ["dialog-error-symbolic"]
       style = "error"
       title = text("Cannot share with {service}", name)
       detail = failure.message
       buttons.append(retryButton(service))
-    case .composeCancelled:
+    case .composeCancelled, .notChosen:
       icon = ["dialog-information-symbolic"]
       style = "dim-label"
       title = text("{service} cancelled", name)
+    case .noServiceAccepts:
+      icon = ["dialog-error-symbolic"]
+      style = "error"
+      title = text("Cannot share with {service}", name)
+      detail = end.message() ?? ""
     }
     buttons.append(closeButton())
     status.footnote.text = footnote
@@ -357,11 +367,12 @@ extension PickerWindow {
     case .refused(let refusal):
       return (
         text("Cannot share with {service}", name),
-        SheetResult.refused(refusal, serviceID: "").message ?? "", true
+        refusal.message(), true
       )
     case .composeFailed(let failure):
       return (text("Cannot share with {service}", name), failure.message, true)
-    case .composeCancelled: return (text("{service} cancelled", name), "", false)
+    case .composeCancelled, .notChosen: return (text("{service} cancelled", name), "", false)
+    case .noServiceAccepts: return (text("Cannot share with {service}", name), end.message() ?? "", true)
     }
   }
 }

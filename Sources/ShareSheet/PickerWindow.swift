@@ -193,7 +193,7 @@ final class PickerWindow {
     summary.show(
       loaded.summary, icons: Self.icons(for: loaded.summary, contentTypeIcons: loaded.summaryIcons))
     guard loaded.problems.isEmpty else {
-      report(.unreadable(loaded.problems))
+      report(SheetResult(.refused(.unreadableFiles(loaded.problems))))
       let names = loaded.problems.map { $0.path.displayString }.joined(separator: ", ")
       status.show(
         icon: ["dialog-error-symbolic"], style: "error", title: text("Cannot read {file}", ["file": names]),
@@ -237,7 +237,7 @@ final class PickerWindow {
     }
     applyFilter()
     let anyOffered = rows.contains { !$0.isHidden } || actionsRow.isOffered
-    report(anyOffered ? .closedBeforeChoice : .noServiceAccepts)
+    report(SheetResult(anyOffered ? .notChosen(.declined) : .noServiceAccepts(itemCount: items.count)))
     if anyOffered || editing {
       if stack.visiblePage != Page.progress { stack.show(Page.choose) }
     } else {

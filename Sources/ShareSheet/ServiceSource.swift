@@ -63,17 +63,20 @@ enum ServiceSource {
       summaryIcons: summaryIcons + ["text-x-generic"], registry: catalog.registry, types: catalog.types)
   }
 
-  /// Prepares the share of the loaded selection with `serviceID`: re-checks the rule and records
-  /// the request.
-  static func session(
-    serviceID: String, loaded: LoadedSelection, environment: [String: String], compose: ComposePayload? = nil
-  ) throws(ShareRefusal) -> ShareSession {
-    guard let service = loaded.registry.service(withID: serviceID) else { throw .noSuchService(serviceID) }
+  /// The share of the loaded selection with `service`, its compose sheet through `prompt`;
+  /// the rule checked again.
+  static func share(
+    _ service: ShareService, loaded: LoadedSelection, environment: [String: String],
+    prompt: any ComposePrompt
+  ) throws(ShareRefusal) -> Share {
     guard let prepared = loaded.prepared else { throw .unreadableFiles(loaded.problems) }
-    return try ShareSession(
-      service: service, selection: prepared, types: loaded.types,
-      history: HistoryStore(stateHome: SearchPaths.system(environment: environment).stateHomeLocation),
-      environment: environment, compose: compose)
+    let paths = SearchPaths.system(environment: environment)
+    return Share(
+      try Share.prepare(service, prepared, types: loaded.types),
+      compose: ComposeStep(
+        configuration: ConfigurationStore(configHome: paths.configHomeLocation),
+        secrets: KeyringSecretStore(environment: environment)),
+      prompt: prompt, history: HistoryStore(stateHome: paths.stateHomeLocation), environment: environment)
   }
 }
 

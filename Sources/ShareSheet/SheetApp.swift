@@ -66,7 +66,7 @@ public enum SheetApp {
     }
     let early = items.isEmpty ? nil : load(items)
 
-    var result = SheetResult.closedBeforeChoice
+    var result = SheetResult(.notChosen(.declined))
     let application = Application(id: applicationID)
     let parent = parsed.parent
     let service = parsed.service

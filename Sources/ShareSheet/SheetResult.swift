@@ -35,55 +35,15 @@ public struct SheetResult: Equatable, Sendable {
   public var message: String?
   public var returnedItems: [AttachmentPayload]?
 
-  public static let closedBeforeChoice = SheetResult(
-    exitStatus: 3, response: 1, message: "closed before a service was chosen")
-
-  public static let noServiceAccepts = SheetResult(
-    exitStatus: 7, response: 2, message: "no share service accepts these items")
-
-  public static func unreadable(_ problems: [FileProblem]) -> SheetResult {
-    SheetResult(
-      exitStatus: 1, response: 2,
-      message: problems.map { "\($0.path.displayString): \(Diagnostics.reason($0.reason))" }.joined(
-        separator: "; "))
-  }
-
-  /// A share that could not start.
-  public static func refused(_ refusal: ShareRefusal, serviceID: String) -> SheetResult {
-    switch refusal {
-    case .noSuchService(let id):
-      SheetResult(exitStatus: 6, response: 2, serviceID: id, message: "no share service '\(id)'")
-    case .notAccepted(let service, let rejection):
-      SheetResult(
-        exitStatus: 7, response: 2, serviceID: serviceID,
-        message: "\(service.name) does not accept these items: \(Diagnostics.message(for: rejection))")
-    case .unreadableFiles(let problems):
-      SheetResult(exitStatus: 1, response: 2, serviceID: serviceID, message: unreadable(problems).message)
-    case .cannotRecord(let failure):
-      SheetResult(
-        exitStatus: 1, response: 2, serviceID: serviceID,
-        message: "cannot record the request, so it was not started: \(failure.file): \(failure.reasonText)")
-    }
-  }
-
-  /// A share that ran to an outcome.
-  public static func outcome(_ outcome: ShareOutcome, serviceID: String, requestID: String) -> SheetResult {
-    switch outcome {
-    case .completed(let items):
-      SheetResult(
-        exitStatus: 0, response: 0, serviceID: serviceID, requestID: requestID,
-        returnedItems: items.flatMap(\.attachments))
-    case .cancelled(let code, let message):
-      SheetResult(
-        exitStatus: 3, response: 1, serviceID: serviceID, requestID: requestID,
-        message: code == ShareOutcome.userCancelledCode && message.isEmpty ? "cancelled" : message)
-    case .failed(let failure):
-      SheetResult(
-        exitStatus: 4, response: 2, serviceID: serviceID, requestID: requestID, message: failure.message)
-    case .timedOut(let seconds):
-      SheetResult(
-        exitStatus: 5, response: 2, serviceID: serviceID, requestID: requestID,
-        message: ShareOutcome.timedOutMessage("it", seconds: seconds))
+  /// The result of a picker that ended so; `serviceID` is the service chosen, if any.
+  public init(_ end: ShareEnd, serviceID: String? = nil) {
+    exitStatus = end.exitCode.rawValue
+    response = end.response.rawValue
+    self.serviceID = serviceID
+    message = end.message()
+    if case .finished(let outcome, let requestID) = end {
+      self.requestID = requestID
+      if case .completed(let items) = outcome { returnedItems = items.flatMap(\.attachments) }
     }
   }
 

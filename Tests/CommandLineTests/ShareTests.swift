@@ -182,7 +182,7 @@ import Testing
     let started = Date()
     let result = try Tool.run(["--service", "com.example.slow", "a.txt"], on: desktop)
     #expect(result.status == 5)
-    #expect(result.standardError == "xdg-share: slow took longer than 1 seconds and was stopped\n")
+    #expect(result.standardError == "xdg-share: slow took longer than 1 second and was stopped\n")
     #expect(Date().timeIntervalSince(started) < 10)
     let pid = try #require(
       Int32(try String(contentsOfFile: "\(desktop.root)/state/child.pid", encoding: .utf8)))

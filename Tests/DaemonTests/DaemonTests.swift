@@ -242,7 +242,7 @@ import Testing
       (
         "QueryItems",
         [Self.items([[("path", .bytes(Array("/nonexistent/gone.png".utf8)))]]), Self.noOptions],
-        "org.xdgshare.Share1.Error.Failed", "cannot read '/nonexistent/gone.png' (no such file or directory)"
+        "org.xdgshare.Share1.Error.Failed", "/nonexistent/gone.png: no such file or directory"
       ),
       (
         "QueryItems", [Self.items([[]]), Self.noOptions], "org.freedesktop.DBus.Error.InvalidArgs",

@@ -1,10 +1,11 @@
 import Foundation
 import ShareCore
-import ShareHost
 import SharePOSIX
 import ShareProtocol
 import ShareTestSupport
 import Testing
+
+@testable import ShareHost
 
 /// A prompt that answers as told and keeps the question.
 private final class StubPrompt: ComposePrompt, @unchecked Sendable {
@@ -205,9 +206,10 @@ private final class StubPrompt: ComposePrompt, @unchecked Sendable {
     service.composeSheet = Self.sheet
     let compose = ComposePayload(contentText: "t", configuration: ["server": "s", "password": "hunter2"])
     let session = try ShareSession(
-      service: service, requested: [RequestedItem(.text("t"))], types: HostDesktop.types,
-      inspector: InMemoryFileInspector(), history: host.history, environment: host.environment,
-      compose: compose)
+      Share.prepare(
+        service, requested: [RequestedItem(.text("t"))], types: HostDesktop.types,
+        inspector: InMemoryFileInspector()),
+      history: host.history, environment: host.environment, compose: compose)
     #expect(session.request.compose == compose)
     let record = try #require(host.history.records().first)
     #expect(record.compose == ComposePayload(contentText: "t", configuration: ["server": "s"]))

@@ -77,9 +77,10 @@ import Testing
           file: "\(file)/xdg-share/history/r1.json", reason: .system("Not a directory")))
     ) {
       try ShareSession(
-        service: service, requested: [RequestedItem(.text("hi"))], types: HostDesktop.types,
-        inspector: InMemoryFileInspector(), history: HistoryStore(stateHome: file),
-        environment: host.environment, requestID: "r1")
+        Share.prepare(
+          service, requested: [RequestedItem(.text("hi"))], types: HostDesktop.types,
+          inspector: InMemoryFileInspector()),
+        history: HistoryStore(stateHome: file), environment: host.environment, requestID: "r1")
     }
   }
 }

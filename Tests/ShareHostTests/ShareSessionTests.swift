@@ -1,9 +1,10 @@
 import Foundation
 import ShareCore
-import ShareHost
 import ShareProtocol
 import ShareTestSupport
 import Testing
+
+@testable import ShareHost
 
 /// `ShareSession` and `PluginRunner` with tiny `#!/bin/sh` plugins: each outcome, and the history
 /// record written before and after.
@@ -40,9 +41,11 @@ import Testing
     let bundle = try host.install(
       BundleFixture.anything(id: id, name: id, extraXML: extraXML, program: program))
     let service = try #require(BundleLoader(languages: []).load(bundleAt: bundle).service)
+    let accepted = try Share.prepare(
+      service, requested: [RequestedItem(.text("hello"))], types: HostDesktop.types,
+      inspector: InMemoryFileInspector())
     return try ShareSession(
-      service: service, requested: [RequestedItem(.text("hello"))], types: HostDesktop.types,
-      inspector: InMemoryFileInspector(), history: host.history, environment: host.environment,
+      accepted, history: host.history, environment: host.environment,
       // Each request an id of its own, as the host gives: a cancel ends every process that
       // carries its request's id, and the suite's tests run side by side.
       requestID: requestID ?? "request-\(UUID().uuidString)")
@@ -82,7 +85,7 @@ import Testing
     #expect(record.items == [.text("hello")])
     #expect(record.returningItems?.first?.attachments.first?.text == "org.example.complete in \(bundle)")
     #expect(record.finished != nil)
-    #expect(record.log == session.logPath)
+    #expect(record.log == host.history.logPath(for: session.id))
   }
 
   @Test func aCancellingPluginCancelsAfterItsProgress() throws {
@@ -111,7 +114,7 @@ import Testing
     #expect(took >= 1 && took < 10)
     let record = try onlyRecord()
     #expect(record.status == .timedOut)
-    #expect(record.message == "it took longer than 1 seconds and was stopped")
+    #expect(record.message == "it took longer than 1 second and was stopped")
   }
 
   @Test func aSessionCancelledBeforeItRunsEndsCancelled() throws {
@@ -130,9 +133,8 @@ import Testing
     let png = FilePath("/photos/a.png")
     let inspector = InMemoryFileInspector([png: .file(contentType: "image/png", size: 70)])
     #expect(throws: ShareRefusal.notAccepted(service: service, rejection: .unsupported(.image))) {
-      try ShareSession(
-        service: service, requested: [RequestedItem(.file(png))], types: HostDesktop.types,
-        inspector: inspector, history: host.history, environment: host.environment)
+      try Share.prepare(
+        service, requested: [RequestedItem(.file(png))], types: HostDesktop.types, inspector: inspector)
     }
     #expect(inspector.inspectionCount(of: png) == 1)
     #expect(host.history.records().isEmpty)
@@ -142,9 +144,9 @@ import Testing
     let bundle = try host.install(BundleFixture.anything(id: "org.example.any", name: "Any"))
     let service = try #require(BundleLoader(languages: []).load(bundleAt: bundle).service)
     #expect(throws: ShareRefusal.unreadableFiles([FileProblem(path: FilePath("/gone"), reason: .notFound)])) {
-      try ShareSession(
-        service: service, requested: [RequestedItem(.file(FilePath("/gone")))], types: HostDesktop.types,
-        inspector: InMemoryFileInspector(), history: host.history, environment: host.environment)
+      try Share.prepare(
+        service, requested: [RequestedItem(.file(FilePath("/gone")))], types: HostDesktop.types,
+        inspector: InMemoryFileInspector())
     }
     #expect(host.history.records().isEmpty)
   }

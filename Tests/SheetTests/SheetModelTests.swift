@@ -160,7 +160,7 @@ import Testing
   }
 
   @Test func closedBeforeAChoiceIsCancelled() throws {
-    let object = try json(.closedBeforeChoice)
+    let object = try json(SheetResult(.notChosen(.declined)))
     #expect(object["exit-status"] as? Int == 3)
     #expect(object["response"] as? Int == 1)
     #expect((object["results"] as? [String: Any])?["service-id"] == nil)
@@ -170,7 +170,8 @@ import Testing
     let items = [
       ItemPayload(attachments: [AttachmentPayload(typeIdentifiers: ["public.url"], url: "https://x.org/a/b")])
     ]
-    let object = try json(.outcome(.completed(returningItems: items), serviceID: "org.s", requestID: "r1"))
+    let object = try json(
+      SheetResult(.finished(.completed(returningItems: items), requestID: "r1"), serviceID: "org.s"))
     #expect(object["exit-status"] as? Int == 0)
     #expect(object["response"] as? Int == 0)
     let results = try #require(object["results"] as? [String: Any])
@@ -181,12 +182,14 @@ import Testing
   }
 
   @Test func exitStatusesAreTheCommandLines() {
-    #expect(
-      SheetResult.outcome(.cancelled(code: 1, message: "no"), serviceID: "s", requestID: "r").exitStatus == 3)
-    #expect(SheetResult.outcome(.failed(.exitStatus(2)), serviceID: "s", requestID: "r").exitStatus == 4)
-    #expect(SheetResult.outcome(.failed(.exitStatus(2)), serviceID: "s", requestID: "r").response == 2)
-    #expect(SheetResult.outcome(.timedOut(seconds: 3), serviceID: "s", requestID: "r").exitStatus == 5)
-    #expect(SheetResult.noServiceAccepts.exitStatus == 7)
-    #expect(SheetResult.refused(.noSuchService("x"), serviceID: "x").exitStatus == 6)
+    func result(_ outcome: ShareOutcome) -> SheetResult {
+      SheetResult(.finished(outcome, requestID: "r"), serviceID: "s")
+    }
+    #expect(result(.cancelled(code: 1, message: "no")).exitStatus == 3)
+    #expect(result(.failed(.exitStatus(2))).exitStatus == 4)
+    #expect(result(.failed(.exitStatus(2))).response == 2)
+    #expect(result(.timedOut(seconds: 3)).exitStatus == 5)
+    #expect(SheetResult(.noServiceAccepts(itemCount: 1)).exitStatus == 7)
+    #expect(SheetResult(.refused(.noSuchService("x")), serviceID: "x").exitStatus == 6)
   }
 }

@@ -7,10 +7,10 @@ import SharePOSIX
 enum ConfigureCommand {
   static func run(id: String, settings: [ConfigurationSetting], context: ToolContext) -> ExitCode {
     guard let (service, _) = ServiceCatalog.service(withID: id, environment: context.environment) else {
-      let known = context.loadCatalog(reportProblems: false).registry.services.map(\.id)
-      let (message, code) = Wording.describe(.noSuchService(id)) { known }
-      context.output.error(message)
-      return code
+      let refusal = ShareRefusal.noSuchService(id)
+      context.output.error(
+        refusal.message { context.loadCatalog(reportProblems: false).registry.services.map(\.id) })
+      return ShareEnd.refused(refusal).exitCode
     }
     guard let sheet = service.composeSheet, !sheet.configurationItems.isEmpty else {
       context.output.error(Wording.noConfigurationItems(service))

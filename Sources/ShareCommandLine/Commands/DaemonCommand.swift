@@ -1,3 +1,4 @@
+import ShareHost
 import SharePOSIX
 
 /// How `xdg-share daemon` starts the D-Bus service. The service lives in its own module, which

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import ShareCore
 import ShareGLib
+import ShareHost
 import SharePOSIX
 
 /// `xdg-share new`: writes a bundle to start from (`--swift`, `--shell`, `--python`), or ports an

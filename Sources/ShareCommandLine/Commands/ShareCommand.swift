@@ -28,32 +28,18 @@ enum ShareCommand {
     let catalog = context.loadCatalog()
     guard let match = context.match(options.selection, in: catalog) else { return .failure }
     guard !match.services.isEmpty else {
-      reporter.noServiceAccepts(items: match.selection.items.map(\.item))
-      return .notAccepted
+      return reporter.ended(.noServiceAccepts(itemCount: match.selection.items.count))
     }
-    let service: ShareService
     switch context.picker.choose(from: match.services, output: context.output) {
-    case .chosen(let chosen): service = chosen
-    case .cancelled: return .cancelled
-    case .noOneToAsk: return .noServiceChosen
+    case .chosen(let service):
+      do {
+        return share(try Share.prepare(service, match.selection, types: catalog.types), reporter, context)
+      } catch {
+        return reporter.ended(.refused(error))
+      }
+    case .cancelled: return reporter.ended(.notChosen(.declined))
+    case .noOneToAsk: return reporter.ended(.notChosen(.noOneToAsk))
     }
-    let compose: ComposePayload?
-    switch composeStep(
-      service: service, items: match.selection.items.map(\.item), context: context, reporter: reporter)
-    {
-    case .proceed(let payload): compose = payload
-    case .stop(let code): return code
-    }
-    let session: ShareSession
-    do {
-      session = try ShareSession(
-        service: service, selection: match.selection, types: catalog.types,
-        history: HistoryStore(stateHome: context.paths.stateHomeLocation), environment: context.environment,
-        compose: compose)
-    } catch {
-      return reporter.refused(error) { catalog.registry.services.map(\.id) }
-    }
-    return run(session, reporter: reporter)
   }
 
   /// Shares `items` with the service `serviceID`, loading only that service; shared with `retry`,
@@ -63,84 +49,37 @@ enum ShareCommand {
     reporter: OutcomeReporter, context: ToolContext
   ) -> ExitCode {
     context.warnWithoutMIMEDatabase()
-    let knownServices = { context.loadCatalog(reportProblems: false).registry.services.map(\.id) }
+    let known = { context.loadCatalog(reportProblems: false).registry.services.map(\.id) }
     guard let (service, types) = ServiceCatalog.service(withID: serviceID, environment: context.environment)
     else {
-      return reporter.refused(.noSuchService(serviceID), knownServices: knownServices)
+      return reporter.ended(.refused(.noSuchService(serviceID)), known: known)
     }
-    // The rule first: no sheet is shown for items the service refuses.
-    let selection: PreparedSelection
     do {
-      selection = try PreparedSelection(
-        items.map { RequestedItem($0) }, types: types, inspector: GIOFileInspector())
+      // The rule first: no sheet is shown for items the service refuses.
+      let accepted = try Share.prepare(
+        service, requested: items.map { RequestedItem($0) }, types: types, inspector: GIOFileInspector())
+      return share(accepted, reporter, context, recorded: recorded, retryOf: retryOf)
     } catch {
-      return reporter.refused(.unreadableFiles(error.problems), knownServices: knownServices)
-    }
-    if let rejection = service.rule.rejection(of: selection.attachments, types: types) {
-      return reporter.refused(
-        .notAccepted(service: service, rejection: rejection), knownServices: knownServices)
-    }
-    let compose: ComposePayload?
-    switch composeStep(
-      service: service, items: items, recorded: recorded, context: context, reporter: reporter)
-    {
-    case .proceed(let payload): compose = payload
-    case .stop(let code): return code
-    }
-    let session: ShareSession
-    do {
-      session = try ShareSession(
-        service: service, selection: selection, types: types,
-        history: HistoryStore(stateHome: context.paths.stateHomeLocation), environment: context.environment,
-        compose: compose, retryOf: retryOf)
-    } catch {
-      return reporter.refused(error, knownServices: knownServices)
-    }
-    return run(session, reporter: reporter)
-  }
-
-  enum ComposeStepResult {
-    /// Start the share, with this `compose` (`nil`: the service declares no sheet).
-    case proceed(ComposePayload?)
-    /// The share does not start; the step said why.
-    case stop(ExitCode)
-  }
-
-  /// The compose sheet `service` declares, before it runs: shown by the sheet program when there
-  /// is a display, else its defaults; for a retry, the `recorded` values again.
-  static func composeStep(
-    service: ShareService, items: [ShareItem], recorded: ComposePayload? = nil, context: ToolContext,
-    reporter: OutcomeReporter
-  ) -> ComposeStepResult {
-    let step = context.composeStep
-    let outcome: ComposeOutcome
-    if let recorded {
-      outcome = step.replay(recorded, service: service)
-    } else {
-      let prompt = ComposePrompts.desktop(environment: context.environment)
-      // Ctrl-C, or the session ending, closes the sheet: the share is cancelled.
-      SignalWatcher.onTermination { _ in prompt.cancel() }
-      defer { SignalWatcher.onTermination(nil) }
-      outcome = step.run(service: service, items: items, prompt: prompt)
-    }
-    switch outcome {
-    case .notDeclared: return .proceed(nil)
-    case .posted(let payload, let warnings):
-      for warning in warnings { context.output.error(warning.message) }
-      return .proceed(payload)
-    case .cancelled: return .stop(reporter.composeCancelled())
-    case .failed(let failure): return .stop(reporter.composeFailed(failure))
+      return reporter.ended(.refused(error), known: known)
     }
   }
 
-  /// Runs one share to its end.
-  private static func run(_ session: ShareSession, reporter: OutcomeReporter) -> ExitCode {
-    // Ctrl-C, or the session ending, stops the plugin's whole process group before we go.
-    SignalWatcher.onTermination { _ in session.cancel() }
+  /// Runs one share to its end: the compose sheet when there is a display (else its values as
+  /// remembered), then the service's program.
+  private static func share(
+    _ accepted: AcceptedSelection, _ reporter: OutcomeReporter, _ context: ToolContext,
+    recorded: ComposePayload? = nil, retryOf: String? = nil
+  ) -> ExitCode {
+    let share = Share(
+      accepted, compose: context.composeStep,
+      prompt: ComposePrompts.desktop(environment: context.environment),
+      recorded: recorded, history: HistoryStore(stateHome: context.paths.stateHomeLocation),
+      environment: context.environment, retryOf: retryOf)
+    // Ctrl-C, or the session ending, closes the sheet or stops the program's whole process group.
+    SignalWatcher.onTermination { _ in share.cancel() }
     defer { SignalWatcher.onTermination(nil) }
-    reporter.started(session)
-    let outcome = session.run { fraction, message in reporter.progress(fraction, message) }
-    return reporter.finished(session, outcome)
+    let end = share.run { reporter.show($0, of: share) }
+    return reporter.ended(end)
   }
 }
 
@@ -181,7 +120,6 @@ struct TerminalPicker: ServicePicker {
 struct ListingPicker: ServicePicker {
   func choose(from services: [ShareService], output: Output) -> ServiceChoice {
     for service in services { output.line("\(service.id)\t\(service.name)") }
-    output.error(Wording.chooseWithService)
     return .noOneToAsk
   }
 }

@@ -1,3 +1,5 @@
+import ShareHost
+
 /// Every command and option of `xdg-share`, with every word of its help: the parser reads which
 /// options a command takes and whether they take a value here, and `--help`, the manual page and
 /// the shell completions are rendered from it, so they cannot drift apart.

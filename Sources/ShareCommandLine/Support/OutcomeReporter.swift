@@ -14,6 +14,8 @@ final class OutcomeReporter {
   private let bar: ProgressBar?
   private let notifications: DesktopNotifications?
   private var serviceName = ""
+  private var serviceID = ""
+  private var logPath = ""
   private var notificationID: UInt32 = 0
   private var startedAt = MonotonicClock.now
   private var lastNotified = 0.0
@@ -32,12 +34,21 @@ final class OutcomeReporter {
       notifications: terminal ? nil : DesktopNotifications(applicationName: "xdg-share"))
   }
 
-  func started(_ session: ShareSession) {
-    serviceName = session.service.name
-    startedAt = MonotonicClock.now
+  /// Renders what `share` reports as it runs.
+  func show(_ event: ShareEvent, of share: Share) {
+    switch event {
+    case .composeWarning(let warning): output.error(warning.message)
+    case .started:
+      serviceName = share.service.name
+      serviceID = share.service.id
+      logPath = share.logPath
+      startedAt = MonotonicClock.now
+    case .progress(let fraction, let message): progress(fraction, message)
+    case .composed, .posted: break
+    }
   }
 
-  func progress(_ fraction: Double?, _ message: String?) {
+  private func progress(_ fraction: Double?, _ message: String?) {
     bar?.draw(fraction: fraction, message: message)
     // Long work shows in a notification that updates itself, twice a second at most.
     guard let notifications, MonotonicClock.now - startedAt > 1, MonotonicClock.now - lastNotified > 0.5
@@ -49,65 +60,53 @@ final class OutcomeReporter {
     notificationID = id ?? notificationID
   }
 
-  func finished(_ session: ShareSession, _ outcome: ShareOutcome) -> ExitCode {
+  /// Tells how a share ended, or why it did not start, and returns its exit status.
+  ///
+  /// - Parameter known: the identifiers a mistyped one may have meant; asked only then.
+  func ended(_ end: ShareEnd, known: () -> [String] = { [] }) -> ExitCode {
     bar?.clear()
-    let code = Wording.exitCode(for: outcome)
-    if json {
-      output.line(
-        JSON.encode(
-          OutcomeSummary(
-            requestId: session.id, serviceId: session.service.id, serviceName: session.service.name,
-            outcome: outcome)))
-    } else if case .completed(let items) = outcome {
-      for line in Wording.lines(for: items) { output.line(line) }
-    }
-    switch outcome {
-    case .completed: break
-    case .cancelled: output.error(Wording.describe(outcome, service: serviceName))
-    case .failed, .timedOut:
-      output.error(Wording.describe(outcome, service: serviceName))
+    var returned: [String] = []
+    switch end {
+    case .finished(let outcome, let requestID):
+      if case .completed(let items) = outcome { returned = Wording.lines(for: items) }
+      if json {
+        output.line(
+          JSON.encode(
+            OutcomeSummary(
+              requestId: requestID, serviceId: serviceID, serviceName: serviceName, outcome: outcome)))
+      } else {
+        for line in returned { output.line(line) }
+      }
+      if let sentence = end.sentence(service: serviceName) { output.error(sentence) }
       // What the program said on its way down is in its log: point there when it said anything.
-      let size = (try? FileSystem.status(Array(session.logPath.utf8)))?.size ?? 0
-      if size > 0 { output.error(Wording.seeLog(session.logPath)) }
+      if [.failed, .timedOut].contains(outcome.historyStatus), logIsWritten {
+        output.error(Wording.seeLog(logPath))
+      }
+    case .refused(let refusal):
+      if json { output.line(JSON.encode(["status": "refused", "message": refusal.message(among: known)])) }
+      for line in refusal.lines(among: known) { output.error(line) }
+    case .composeCancelled, .composeFailed:
+      let status = end == .composeCancelled ? "cancelled" : "refused"
+      if json { output.line(JSON.encode(["status": status, "message": end.message() ?? ""])) }
+      output.error(end.message() ?? "")
+    case .noServiceAccepts, .notChosen:
+      if let sentence = end.sentence(service: serviceName) { output.error(sentence) }
     }
-    notify(Wording.notification(for: outcome, service: serviceName), critical: code != .success)
-    return code
+    if let (summary, body) = end.notification(service: serviceName, returned: returned) {
+      notify(summary: summary, body: body, critical: end.exitCode != .success)
+    }
+    return end.exitCode
   }
 
-  /// - Parameter knownServices: the identifiers a mistyped one may have meant; asked only then.
-  func refused(_ refusal: ShareRefusal, knownServices: () -> [String]) -> ExitCode {
-    let (message, code) = Wording.describe(refusal, knownServices: knownServices)
-    if json { output.line(JSON.encode(["status": "refused", "message": message])) }
-    output.error(message)
-    notify((Wording.cannotShare, message), critical: true)
-    return code
+  /// Whether the program wrote anything on its standard error.
+  private var logIsWritten: Bool {
+    ((try? FileSystem.status(Array(logPath.utf8)))?.size ?? 0) > 0
   }
 
-  /// The compose sheet was cancelled: the share did not start.
-  func composeCancelled() -> ExitCode {
-    if json { output.line(JSON.encode(["status": "cancelled", "message": Wording.composeCancelled])) }
-    output.error(Wording.composeCancelled)
-    return .cancelled
-  }
-
-  /// The compose step stopped the share before it started (a value missing, the sheet failed).
-  func composeFailed(_ failure: ComposeFailure) -> ExitCode {
-    if json { output.line(JSON.encode(["status": "refused", "message": failure.message])) }
-    output.error(failure.message)
-    notify((Wording.cannotShare, failure.message), critical: true)
-    return .failure
-  }
-
-  func noServiceAccepts(items: [ShareItem]) {
-    let message = Wording.noServiceAccepts(count: items.count)
-    output.error(message)
-    notify((Wording.cannotShare, message), critical: true)
-  }
-
-  private func notify(_ text: (summary: String, body: String), critical: Bool) {
+  private func notify(summary: String, body: String, critical: Bool) {
     guard let notifications else { return }
     notifications.notify(
-      summary: text.summary, body: text.body, icon: critical ? "dialog-error" : "document-send",
+      summary: summary, body: body, icon: critical ? "dialog-error" : "document-send",
       replacing: notificationID, urgency: critical ? .critical : .normal)
   }
 }
@@ -124,19 +123,12 @@ struct OutcomeSummary: Encodable {
   init(requestId: String, serviceId: String, serviceName: String, outcome: ShareOutcome) {
     self.requestId = requestId
     self.serviceId = serviceId
+    status = outcome.historyStatus.rawValue
     switch outcome {
-    case .completed(let items):
-      status = "completed"
-      returningItems = items
-    case .cancelled(_, let message):
-      status = "cancelled"
-      self.message = message
-    case .failed:
-      status = "failed"
-      message = Wording.describe(outcome, service: serviceName)
-    case .timedOut:
-      status = "timed-out"
-      message = Wording.describe(outcome, service: serviceName)
+    case .completed(let items): returningItems = items
+    case .cancelled(_, let message): self.message = message
+    case .failed, .timedOut:
+      message = ShareEnd.finished(outcome, requestID: requestId).sentence(service: serviceName)
     }
   }
 }

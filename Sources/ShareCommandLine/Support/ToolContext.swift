@@ -67,7 +67,7 @@ struct ToolContext {
       return try catalog.match(resolve(selection).map { RequestedItem($0) }, inspector: GIOFileInspector())
     } catch {
       for problem in error.problems {
-        output.error(Wording.describe(problem) + commandHint(for: problem, in: selection))
+        output.error(Diagnostics.line(for: problem) + commandHint(for: problem, in: selection))
       }
       return nil
     }

@@ -62,10 +62,6 @@ enum Wording {
     }
   }
 
-  static func describe(_ problem: FileProblem) -> String {
-    "\(problem.path.displayString): \(Diagnostics.reason(problem.reason))"
-  }
-
   static func installed(_ name: String, id: String, in folder: String) -> String {
     "Installed \(name) (\(id)) in \(folder)"
   }
@@ -101,25 +97,7 @@ enum Wording {
       + "apart (is /usr/share missing from XDG_DATA_DIRS?)"
   }
 
-  static let chooseWithService = "no terminal to ask on; choose one with --service ID"
-  static let cannotShare = "Cannot share"
-
   static func sharingWith(_ service: String) -> String { "Sharing with \(service)" }
-
-  static func noServiceAccepts(count: Int) -> String {
-    count == 1
-      ? "no installed service accepts this item"
-      : "no installed service accepts these \(count) items together"
-  }
-
-  static func exitCode(for outcome: ShareOutcome) -> ExitCode {
-    switch outcome {
-    case .completed: .success
-    case .cancelled: .cancelled
-    case .failed: .pluginFailed
-    case .timedOut: .timedOut
-    }
-  }
 
   /// What a service returned, one line each: links and texts as they are, files as paths with
   /// C-style escapes (``FilePath/displayString``), so that each is one line.
@@ -132,48 +110,6 @@ enum Wording {
         }
         return attachment.text
       } + (item.attachments.isEmpty ? [item.attributedContentText].compactMap { $0 } : [])
-    }
-  }
-
-  static func describe(_ outcome: ShareOutcome, service: String) -> String {
-    switch outcome {
-    case .completed: "shared with \(service)"
-    case .cancelled(ShareOutcome.userCancelledCode, _): "cancelled"
-    case .cancelled(_, let message):
-      message.isEmpty ? "\(service) cancelled" : "\(service) cancelled: \(message)"
-    case .failed(let failure): "\(service) failed: " + failure.message
-    case .timedOut(let seconds): ShareOutcome.timedOutMessage(service, seconds: seconds)
-    }
-  }
-
-  static func notification(for outcome: ShareOutcome, service: String) -> (summary: String, body: String) {
-    switch outcome {
-    case .completed(let items):
-      ("Shared with \(service)", lines(for: items).joined(separator: "\n"))
-    case .cancelled(_, let message): ("\(service) cancelled", message)
-    case .failed(let failure): ("Sharing with \(service) failed", failure.message)
-    case .timedOut: ("Sharing with \(service) failed", describe(outcome, service: service))
-    }
-  }
-
-  /// - Parameter knownServices: the identifiers a mistyped one may have meant; asked only then.
-  static func describe(_ refusal: ShareRefusal, knownServices: () -> [String]) -> (String, ExitCode) {
-    switch refusal {
-    case .noSuchService(let id):
-      let suggestion = Suggestion.nearest(to: id, in: knownServices())
-      return (
-        "no share service '\(id)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), .noSuchService
-      )
-    case .notAccepted(let service, let rejection):
-      return (
-        "\(service.name) does not accept these items: \(Diagnostics.message(for: rejection))", .notAccepted
-      )
-    case .unreadableFiles(let problems):
-      return (problems.map(describe).joined(separator: "\nxdg-share: "), .failure)
-    case .cannotRecord(let failure):
-      return (
-        "cannot record the request, so it was not started: \(failure.file): \(failure.reasonText)", .failure
-      )
     }
   }
 }

@@ -193,6 +193,11 @@ public enum Diagnostics {
     return out + "\""
   }
 
+  /// A file that cannot be looked at, for people: "notes.txt: no such file or directory".
+  public static func line(for problem: FileProblem) -> String {
+    "\(problem.path.displayString): \(reason(problem.reason))"
+  }
+
   /// Why a file cannot be looked at, for people: "no such file or directory".
   public static func reason(_ reason: FileProblem.Reason) -> String {
     switch reason {

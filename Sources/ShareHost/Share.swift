@@ -1,0 +1,192 @@
+import FoundationEssentials
+public import ShareCore
+public import ShareProtocol
+import Synchronization
+
+/// A selection that a service's rule accepts. Only ``Share/prepare(_:_:types:)`` makes one, so
+/// a share cannot start unless the rule ran: a file manager or a D-Bus caller may hand over
+/// anything.
+public struct AcceptedSelection: Sendable {
+  public let service: ShareService
+  public let selection: PreparedSelection
+
+  fileprivate init(service: ShareService, selection: PreparedSelection) {
+    self.service = service
+    self.selection = selection
+  }
+}
+
+/// What a share reports while it runs, for its front end to render: on the share's own thread,
+/// in this order.
+public enum ShareEvent: Sendable {
+  /// What the compose step could not remember or read; the share goes on.
+  case composeWarning(ComposeWarning)
+  /// The compose sheet was posted: the share starts.
+  case composed
+  /// The request is recorded; its program starts.
+  case started
+  /// The program's progress.
+  case progress(fraction: Double?, message: String?)
+  /// The program's own sheet is done; its work goes on in the background.
+  case posted
+}
+
+/// One share, from an accepted selection to its end: the compose step of a service that declares
+/// a sheet, the request recorded in the history, the program run, the outcome recorded. Every
+/// front end (the command line, the D-Bus service, the share sheet) shares through this type and
+/// renders its ``ShareEvent``s and its ``ShareEnd``.
+///
+/// ``cancel()`` may come from any thread at any time: before the compose sheet opens, while it
+/// shows (it closes, nothing is shared), between Post and the program's start, or while the
+/// program runs (its process group is stopped).
+public final class Share: Sendable {
+  public let service: ShareService
+  /// The request's identifier, given before it is recorded.
+  public let requestID: String
+  /// Where the service's program writes its standard error.
+  public var logPath: String { history.logPath(for: requestID) }
+
+  private let accepted: AcceptedSelection
+  private let compose: ComposeStep
+  private let prompt: any ComposePrompt
+  private let recorded: ComposePayload?
+  private let history: HistoryStore
+  private let environment: [String: String]
+  private let userInfo: [String: JSONValue]
+  private let retryOf: String?
+  private let state = Mutex<State>(State())
+
+  private struct State {
+    var phase = Phase.waiting
+    var cancelled = false
+  }
+
+  private enum Phase {
+    case waiting
+    case composing(any ComposePrompt)
+    case running(ShareSession)
+    case ended
+  }
+
+  /// Checks `service`'s rule against `selection`.
+  ///
+  /// - Throws: ``ShareRefusal/notAccepted(service:rejection:)`` when the rule refuses it.
+  public static func prepare(
+    _ service: ShareService, _ selection: PreparedSelection, types: TypeSystem
+  ) throws(ShareRefusal) -> AcceptedSelection {
+    if let rejection = service.rule.rejection(of: selection.attachments, types: types) {
+      throw .notAccepted(service: service, rejection: rejection)
+    }
+    return AcceptedSelection(service: service, selection: selection)
+  }
+
+  /// Looks at `requested` items, then checks `service`'s rule against them: for callers that did
+  /// not match the items against services (a named service, a retry).
+  ///
+  /// - Throws: ``ShareRefusal/unreadableFiles(_:)`` or ``ShareRefusal/notAccepted(service:rejection:)``.
+  public static func prepare(
+    _ service: ShareService, requested: [RequestedItem], types: TypeSystem, inspector: some FileInspector
+  ) throws(ShareRefusal) -> AcceptedSelection {
+    let selection: PreparedSelection
+    do {
+      selection = try PreparedSelection(requested, types: types, inspector: inspector)
+    } catch {
+      throw .unreadableFiles(error.problems)
+    }
+    return try prepare(service, selection, types: types)
+  }
+
+  /// A share of `accepted`, not yet started.
+  ///
+  /// - Parameters:
+  ///   - compose: remembers and checks the compose sheet's values.
+  ///   - prompt: shows the compose sheet of a service that declares one.
+  ///   - recorded: the values of a request made before (`retry`): sent again without a sheet.
+  ///   - retryOf: the request this one runs again.
+  public init(
+    _ accepted: AcceptedSelection, compose: ComposeStep, prompt: any ComposePrompt,
+    recorded: ComposePayload? = nil, history: HistoryStore, environment: [String: String],
+    userInfo: [String: JSONValue] = [:], retryOf: String? = nil,
+    requestID: String = RequestBuilder.newRequestID()
+  ) {
+    self.accepted = accepted
+    self.service = accepted.service
+    self.compose = compose
+    self.prompt = prompt
+    self.recorded = recorded
+    self.history = history
+    self.environment = environment
+    self.userInfo = userInfo
+    self.retryOf = retryOf
+    self.requestID = requestID
+  }
+
+  /// Whether the compose sheet is open: nothing is shared yet, and ``cancel()`` closes it.
+  public var isComposing: Bool {
+    state.withLock { if case .composing = $0.phase { true } else { false } }
+  }
+
+  /// Runs the share to its end, telling `report` how it goes. Blocks (a compose sheet waits for
+  /// the user, a program may run for minutes): call it on a thread of its own. Runs once.
+  public func run(_ report: (ShareEvent) -> Void = { _ in }) -> ShareEnd {
+    defer { state.withLock { $0.phase = .ended } }
+    var payload: ComposePayload?
+    if service.composeSheet != nil {
+      let outcome: ComposeOutcome
+      if let recorded {
+        outcome = compose.replay(recorded, service: service)
+      } else {
+        guard enter(.composing(prompt)) else { return .composeCancelled }
+        outcome = compose.run(service: service, items: accepted.selection.items.map(\.item), prompt: prompt)
+      }
+      switch outcome {
+      case .notDeclared: break
+      case .posted(let posted, let warnings):
+        for warning in warnings { report(.composeWarning(warning)) }
+        payload = posted
+      case .cancelled: return .composeCancelled
+      case .failed(let failure): return .composeFailed(failure)
+      }
+      // Cancelled after Post, before anything was recorded: nothing was shared.
+      guard enter(.waiting) else { return .composeCancelled }
+      if recorded == nil { report(.composed) }
+    }
+    let session: ShareSession
+    do {
+      session = try ShareSession(
+        accepted, history: history, environment: environment, userInfo: userInfo, compose: payload,
+        requestID: requestID, retryOf: retryOf)
+    } catch {
+      return .refused(error)
+    }
+    // Cancelled while the request was recorded: its program starts stopped and ends cancelled,
+    // so that the record says so.
+    if !enter(.running(session)) { session.cancel() }
+    report(.started)
+    let outcome = session.run(
+      progress: { fraction, message in report(.progress(fraction: fraction, message: message)) },
+      posted: { report(.posted) })
+    return .finished(outcome, requestID: requestID)
+  }
+
+  /// Cancels on the user's behalf: closes the compose sheet, or stops the program.
+  public func cancel() {
+    let phase = state.withLock { state in
+      state.cancelled = true
+      return state.phase
+    }
+    switch phase {
+    case .composing(let prompt): prompt.cancel()
+    case .running(let session): session.cancel()
+    case .waiting, .ended: break
+    }
+  }
+
+  /// Moves to `phase`; false when the share was cancelled before (the phase is entered anyway).
+  private func enter(_ phase: Phase) -> Bool {
+    state.withLock { state in
+      state.phase = phase
+      return !state.cancelled
+    }
+  }
+}

@@ -1,0 +1,178 @@
+public import ShareCore
+
+/// Why a share cannot start, as data; ``message(naming:among:)`` words it.
+public enum ShareRefusal: Error, Equatable, Sendable {
+  case noSuchService(String)
+  /// The service's rule refuses the selection.
+  case notAccepted(service: ShareService, rejection: RuleRejection)
+  /// Files that cannot be looked at.
+  case unreadableFiles([FileProblem])
+  /// The history record could not be written, so the request is not started.
+  case cannotRecord(HistoryStore.RecordFailure)
+}
+
+/// How a share ended, or why it never started: what ``Share/run(_:)`` returns, and what a
+/// picker ends with before there is a share. The one table of what each end is for the desktop
+/// (``exitCode``, ``response``, ``historyStatus``) and the one place its words are made
+/// (``message(naming:)``, ``sentence(service:)``, ``notification(service:)``); front ends only
+/// render them.
+public enum ShareEnd: Equatable, Sendable {
+  /// The program ran to an outcome; its request is in the history as `requestID`.
+  case finished(ShareOutcome, requestID: String)
+  /// The share could not start.
+  case refused(ShareRefusal)
+  /// The compose sheet was cancelled: nothing was shared.
+  case composeCancelled
+  /// The compose step stopped the share before it started (a value missing, the sheet failed).
+  case composeFailed(ComposeFailure)
+  /// No service accepts the items (`itemCount` of them).
+  case noServiceAccepts(itemCount: Int)
+  /// No service was chosen.
+  case notChosen(NoChoice)
+
+  public enum NoChoice: Equatable, Sendable {
+    /// The user chose none: the picker closed, Enter at the terminal's question.
+    case declined
+    /// There was no one to ask: no terminal, no display.
+    case noOneToAsk
+  }
+
+  /// What a D-Bus `Response` says in its first argument, as xdg-desktop-portal's requests do.
+  public enum Response: UInt32, Sendable {
+    case completed = 0
+    /// By the user, before or after choosing, or by the service.
+    case cancelled = 1
+    /// Any other end: failed, timed out, refused, nothing accepts.
+    case ended = 2
+  }
+
+  /// The exit status of `xdg-share` and of the share sheet.
+  public var exitCode: ExitCode {
+    switch self {
+    case .finished(let outcome, _):
+      switch outcome {
+      case .completed: .success
+      case .cancelled: .cancelled
+      case .failed: .pluginFailed
+      case .timedOut: .timedOut
+      }
+    case .refused(.noSuchService): .noSuchService
+    case .refused(.notAccepted), .noServiceAccepts: .notAccepted
+    case .refused(.unreadableFiles), .refused(.cannotRecord), .composeFailed: .failure
+    case .composeCancelled, .notChosen(.declined): .cancelled
+    case .notChosen(.noOneToAsk): .noServiceChosen
+    }
+  }
+
+  /// The `Response` code.
+  public var response: Response {
+    switch self {
+    case .finished(.completed, _): .completed
+    case .finished(.cancelled, _), .composeCancelled, .notChosen(.declined): .cancelled
+    default: .ended
+    }
+  }
+
+  /// How the history records it: only a request that was recorded has a status.
+  public var historyStatus: HistoryRecord.Status? {
+    if case .finished(let outcome, _) = self { outcome.historyStatus } else { nil }
+  }
+
+  /// Why it did not complete, in a line: the history's `message`, a D-Bus `Response`'s, the
+  /// sheet's; `nil` for a share that completed.
+  ///
+  /// - Parameter naming: how a refusal names its service.
+  public func message(naming: ShareRefusal.Naming = .name) -> String? {
+    switch self {
+    case .finished(.completed, _): nil
+    case .finished(.cancelled(let code, let message), _):
+      code == ShareOutcome.userCancelledCode && message.isEmpty ? Self.cancelled : message
+    case .finished(.failed(let failure), _): failure.message
+    case .finished(.timedOut(let seconds), _): ShareOutcome.timedOutMessage("it", seconds: seconds)
+    case .refused(let refusal): refusal.message(naming: naming)
+    case .composeCancelled: Self.cancelled
+    case .composeFailed(let failure): failure.message
+    case .noServiceAccepts(let count):
+      count == 1
+        ? "no installed service accepts this item"
+        : "no installed service accepts these \(count) items together"
+    case .notChosen(.declined): "closed before a service was chosen"
+    case .notChosen(.noOneToAsk): "no terminal to ask on; choose one with --service ID"
+    }
+  }
+
+  /// What a terminal says of it, naming the service `service`: "Upload failed: it was killed by
+  /// SIGSEGV"; `nil` when there is nothing to say (it completed; the user chose none).
+  public func sentence(service: String) -> String? {
+    switch self {
+    case .finished(.completed, _), .notChosen(.declined): nil
+    case .finished(.cancelled(ShareOutcome.userCancelledCode, _), _): Self.cancelled
+    case .finished(.cancelled(_, let message), _):
+      message.isEmpty ? "\(service) cancelled" : "\(service) cancelled: \(message)"
+    case .finished(.failed(let failure), _): "\(service) failed: " + failure.message
+    case .finished(.timedOut(let seconds), _): ShareOutcome.timedOutMessage(service, seconds: seconds)
+    default: message()
+    }
+  }
+
+  /// The desktop notification telling it where no window or terminal does; `nil` when nothing
+  /// needs telling (the user cancelled in the compose sheet, or chose none).
+  ///
+  /// - Parameter returned: what the service returned, a line each, for a share that completed.
+  public func notification(service: String, returned: [String] = []) -> (summary: String, body: String)? {
+    switch self {
+    case .finished(.completed, _): ("Shared with \(service)", returned.joined(separator: "\n"))
+    case .finished(.cancelled(_, let message), _): ("\(service) cancelled", message)
+    case .finished(.failed(let failure), _): ("Sharing with \(service) failed", failure.message)
+    case .finished(.timedOut, _): ("Sharing with \(service) failed", sentence(service: service) ?? "")
+    case .refused, .composeFailed, .noServiceAccepts: ("Cannot share", message() ?? "")
+    case .composeCancelled, .notChosen: nil
+    }
+  }
+
+  private static let cancelled = "cancelled"
+}
+
+extension ShareOutcome {
+  /// How the history records it.
+  public var historyStatus: HistoryRecord.Status {
+    switch self {
+    case .completed: .completed
+    case .cancelled: .cancelled
+    case .failed: .failed
+    case .timedOut: .timedOut
+    }
+  }
+}
+
+extension ShareRefusal {
+  /// How a refusal names the service: people know it by its name, D-Bus callers by its
+  /// identifier.
+  public enum Naming: Sendable {
+    case name
+    case identifier
+  }
+
+  /// What it is, in a line; several unreadable files are joined by "; ".
+  ///
+  /// - Parameter known: identifiers a mistyped one may have meant; asked only then.
+  public func message(naming: Naming = .name, among known: () -> [String] = { [] }) -> String {
+    lines(naming: naming, among: known).joined(separator: "; ")
+  }
+
+  /// What it is, a line each: one for each file that cannot be read, as a terminal prints them.
+  public func lines(naming: Naming = .name, among known: () -> [String] = { [] }) -> [String] {
+    switch self {
+    case .noSuchService(let id):
+      let suggestion = Suggestion.nearest(to: id, in: known())
+      return ["no share service '\(id)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")]
+    case .notAccepted(let service, let rejection):
+      let subject = naming == .name ? service.name : service.id
+      return ["\(subject) does not accept these items: \(Diagnostics.message(for: rejection))"]
+    case .unreadableFiles(let problems):
+      return problems.map(Diagnostics.line(for:))
+    case .cannotRecord(let failure):
+      return ["cannot record the request, so it was not started: \(failure.file): \(failure.reasonText)"]
+    }
+  }
+}
