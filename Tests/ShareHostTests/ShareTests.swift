@@ -1,11 +1,12 @@
 import Foundation
 import ShareCore
-@testable import ShareHost
 import SharePOSIX
 import ShareProtocol
 import ShareTestSupport
 import Synchronization
 import Testing
+
+@testable import ShareHost
 
 /// A compose sheet played by the test: it answers what `answer` says, after `whileOpen` ran, and
 /// answers Cancel when cancelled while open.
