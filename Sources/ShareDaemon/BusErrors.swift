@@ -5,8 +5,8 @@ import ShareHost
 /// table, and nowhere else.
 package enum BusError: Error, Equatable {
   /// A malformed argument: which one (`items[2].path`, `options.fields`, or the method for the
-  /// whole signature), what was expected and, when it says something, what was found.
-  case invalidArgument(String, expected: String, found: String? = nil)
+  /// whole signature), and what is wrong with it.
+  case invalidArgument(String, ArgumentProblem)
   /// A share that cannot start, or items that cannot be looked at.
   case refused(ShareRefusal)
   case tooManyItems(argument: String, limit: Int, found: Int)
@@ -42,9 +42,7 @@ package enum BusError: Error, Equatable {
 
   var message: String {
     switch self {
-    case .invalidArgument(let argument, let expected, let found?):
-      "\(argument): expected \(expected), found \(found)"
-    case .invalidArgument(let argument, let expected, nil): "\(argument): expected \(expected)"
+    case .invalidArgument(let argument, let problem): "\(argument): \(problem.message)"
     // A D-Bus caller knows services by their identifiers.
     case .refused(let refusal): refusal.message(naming: .identifier)
     case .tooManyItems(let argument, let limit, let found):
@@ -63,5 +61,48 @@ package enum BusError: Error, Equatable {
     case .readOnlyProperty(let name): "property '\(name)' is read-only"
     }
   }
+}
 
+/// What is wrong with an argument, as data; ``message`` words it.
+package enum ArgumentProblem: Equatable, Sendable {
+  /// The call's arguments are not its signature: the arguments as the interface names them
+  /// (`(s service_id, aa{sv} items, a{sv} options)`) and the signature found.
+  case signature(expected: String, found: String)
+  /// A value of another D-Bus type than `expected` (both signatures).
+  case type(expected: String, found: String)
+  case notAString
+  /// Not `aa{sv}`: the signature found.
+  case notItems(found: String)
+  case notADictionary
+  case noItems
+  case pathWithNUL
+  case relativePath(FilePath)
+  case notAnAbsoluteURL(String)
+  case notAMIMEType(String)
+  /// Not exactly one of an item's content keys: those found, and the unknown keys beside them.
+  case contentKeys(found: [String], besides: [String])
+  case notAHandleToken(String)
+  case notAParentWindow(String)
+
+  var message: String {
+    switch self {
+    case .signature(let expected, let found): "expected arguments \(expected), found (\(found))"
+    case .type(let expected, let found): "expected type '\(expected)', found '\(found)'"
+    case .notAString: "expected a string"
+    case .notItems(let found): "expected an array of dictionaries (aa{sv}), found \(found)"
+    case .notADictionary: "expected a dictionary a{sv}"
+    case .noItems: "expected at least one item, found none"
+    case .pathWithNUL: "expected a file path without NUL bytes"
+    case .relativePath(let path): "expected an absolute path, found '\(path.displayString)'"
+    case .notAnAbsoluteURL(let url): "expected an absolute URL such as https://example.org/, found '\(url)'"
+    case .notAMIMEType(let type): "expected a MIME type such as image/png, found '\(type)'"
+    case .contentKeys(let found, let besides):
+      "expected exactly one of path, url or text, found "
+        + (found.isEmpty ? "none" : found.joined(separator: " and "))
+        + (besides.isEmpty ? "" : " (besides " + besides.map { "'\($0)'" }.joined(separator: ", ") + ")")
+    case .notAHandleToken(let token): "expected letters, digits and '_', found '\(token)'"
+    case .notAParentWindow(let parent):
+      "expected \"\", x11:<XID in hexadecimal> or wayland:<handle>, found '\(parent)'"
+    }
+  }
 }

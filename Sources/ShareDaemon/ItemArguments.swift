@@ -13,7 +13,7 @@ package enum ItemArguments {
 
   package static func decode(_ value: DBusValue, argument: String) throws(BusError) -> [RequestedItem] {
     guard case .array("a{sv}", let dictionaries) = value else {
-      throw .invalidArgument(argument, expected: "an array of dictionaries (aa{sv})", found: value.signature)
+      throw .invalidArgument(argument, .notItems(found: value.signature))
     }
     guard dictionaries.count <= maximumItems else {
       throw .tooManyItems(argument: argument, limit: maximumItems, found: dictionaries.count)
@@ -22,7 +22,7 @@ package enum ItemArguments {
     items.reserveCapacity(dictionaries.count)
     for (index, dictionary) in dictionaries.enumerated() {
       guard let entries = dictionary.vardictEntries else {
-        throw .invalidArgument("\(argument)[\(index)]", expected: "a dictionary a{sv}")
+        throw .invalidArgument("\(argument)[\(index)]", .notADictionary)
       }
       var item = ItemEntries()
       for (key, value) in entries {
@@ -217,11 +217,10 @@ struct ItemEntries {
     var path = FilePath(bytes: value)
     if path.bytes.last == 0 { path.bytes.removeLast() }
     guard !path.bytes.isEmpty, !path.containsNUL else {
-      throw .invalidArgument(label() + ".path", expected: "a file path without NUL bytes")
+      throw .invalidArgument(label() + ".path", .pathWithNUL)
     }
     guard path.bytes.first == UInt8(ascii: "/") else {
-      throw .invalidArgument(
-        label() + ".path", expected: "an absolute path", found: "'\(path.displayString)'")
+      throw .invalidArgument(label() + ".path", .relativePath(path))
     }
     return path
   }
@@ -230,8 +229,7 @@ struct ItemEntries {
   static func urlItem(_ url: String, label: () -> String) throws(BusError) -> ShareItem {
     if let path = FilePath(fileURL: url) { return .file(path) }
     guard ShareItem.isAbsoluteURL(url) else {
-      throw .invalidArgument(
-        label() + ".url", expected: "an absolute URL such as https://example.org/", found: "'\(url)'")
+      throw .invalidArgument(label() + ".url", .notAnAbsoluteURL(url))
     }
     return .webURL(url)
   }
@@ -239,8 +237,7 @@ struct ItemEntries {
   /// A `mime-type` value, when it is one.
   static func mimeType(_ type: String, label: () -> String) throws(BusError) -> String {
     guard isMIMEType(type) else {
-      throw .invalidArgument(
-        label() + ".mime-type", expected: "a MIME type such as image/png", found: "'\(type)'")
+      throw .invalidArgument(label() + ".mime-type", .notAMIMEType(type))
     }
     return type
   }
@@ -263,18 +260,12 @@ struct ItemEntries {
   }
 
   private static func wrongType(_ key: String, _ value: some Value, _ label: String) -> BusError {
-    .invalidArgument(
-      label + "." + key, expected: "type '\(key == "path" ? "ay" : "s")'", found: "'\(value.typeName)'")
+    .invalidArgument(label + "." + key, .type(expected: key == "path" ? "ay" : "s", found: value.typeName))
   }
 
   func finish(label: () -> String) throws(BusError) -> RequestedItem {
     guard firstContentKey != nil, moreContentKeys.isEmpty, let item else {
-      let contentKeys = contentKeys
-      let others =
-        unknownKeys.isEmpty ? "" : " (besides " + unknownKeys.map { "'\($0)'" }.joined(separator: ", ") + ")"
-      throw .invalidArgument(
-        label(), expected: "exactly one of path, url or text",
-        found: (contentKeys.isEmpty ? "none" : contentKeys.joined(separator: " and ")) + others)
+      throw .invalidArgument(label(), .contentKeys(found: contentKeys, besides: unknownKeys))
     }
     return RequestedItem(item, mimeType: mimeType)
   }

@@ -16,15 +16,14 @@ extension RequestTable {
   ) throws(BusError) -> (reply: DBusMessage, start: () -> Void) {
     let arguments = message.arguments()
     guard case .string(let parent) = arguments[0] else {
-      throw .invalidArgument("parent_window", expected: "a string")
+      throw .invalidArgument("parent_window", .notAString)
     }
     guard parent.isEmpty || parent.hasPrefix("x11:") || parent.hasPrefix("wayland:") else {
-      throw .invalidArgument(
-        "parent_window", expected: "\"\", x11:<XID in hexadecimal> or wayland:<handle>", found: "'\(parent)'")
+      throw .invalidArgument("parent_window", .notAParentWindow(parent))
     }
     let items = try ItemArguments.decode(arguments[1], argument: "items")
     guard !items.isEmpty else {
-      throw .invalidArgument("items", expected: "at least one item", found: "none")
+      throw .invalidArgument("items", .noItems)
     }
     let sender = message.sender ?? ""
     let path = try admit(sender: sender, options: arguments[2], limits: limits, stopping: stopping)

@@ -29,8 +29,7 @@ extension ShareDaemon {
 
   static func expect(_ message: DBusMessage, _ signature: String, names: String) throws(BusError) {
     guard message.signature == signature else {
-      throw .invalidArgument(
-        message.member ?? "call", expected: "arguments \(names)", found: "(\(message.signature))")
+      throw .invalidArgument(message.member ?? "call", .signature(expected: names, found: message.signature))
     }
   }
 }

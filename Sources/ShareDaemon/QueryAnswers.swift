@@ -108,7 +108,7 @@ struct QueryAnswers {
   static func fields(in options: DBusValue) throws(BusError) -> [String]? {
     guard let value = options.vardictEntries?.last(where: { $0.key == "fields" })?.value else { return nil }
     guard case .array("s", let names) = value else {
-      throw .invalidArgument("options.fields", expected: "type 'as'", found: "'\(value.signature)'")
+      throw .invalidArgument("options.fields", .type(expected: "as", found: value.signature))
     }
     var fields: Set = ["id"]
     for case .string(let name) in names where dictionaryKeys.contains(name) { fields.insert(name) }

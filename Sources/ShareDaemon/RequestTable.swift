@@ -37,7 +37,7 @@ final class RequestTable {
   ) throws(BusError) -> (reply: DBusMessage, start: () -> Void) {
     let arguments = message.arguments()
     guard case .string(let serviceID) = arguments[0] else {
-      throw .invalidArgument("service_id", expected: "a string")
+      throw .invalidArgument("service_id", .notAString)
     }
     let items = try ItemArguments.decode(arguments[1], argument: "items")
     let sender = message.sender ?? ""
@@ -55,6 +55,11 @@ final class RequestTable {
     let share = Share(
       accepted, compose: compose, prompt: ComposePrompts.desktop(environment: environment), history: history,
       environment: environment)
+    do {
+      try share.recordAtOnce()
+    } catch {
+      throw .refused(error)
+    }
     requests[path] = ActiveRequest(owner: sender, share: share)
     let outbox = self.outbox
     let start = {
@@ -96,7 +101,7 @@ final class RequestTable {
     var token: String?
     for (key, value) in options.vardictEntries ?? [] where key == "handle_token" {
       guard case .string(let given) = value else {
-        throw .invalidArgument("options.handle_token", expected: "type 's'", found: "'\(value.signature)'")
+        throw .invalidArgument("options.handle_token", .type(expected: "s", found: value.signature))
       }
       guard !given.isEmpty,
         given.utf8.allSatisfy({
@@ -104,8 +109,7 @@ final class RequestTable {
             || ($0 >= 48 && $0 <= 57)
         })
       else {
-        throw .invalidArgument(
-          "options.handle_token", expected: "letters, digits and '_'", found: "'\(given)'")
+        throw .invalidArgument("options.handle_token", .notAHandleToken(given))
       }
       token = given
     }

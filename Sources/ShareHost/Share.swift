@@ -64,6 +64,8 @@ public final class Share: Sendable {
   private enum Phase {
     case waiting
     case composing(any ComposePrompt)
+    /// Recorded by ``recordAtOnce()``, not yet run.
+    case recorded(ShareSession)
     case running(ShareSession)
     case ended
   }
@@ -126,6 +128,20 @@ public final class Share: Sendable {
     state.withLock { if case .composing = $0.phase { true } else { false } }
   }
 
+  /// Records the request now, when the service declares no compose sheet (nothing is left to
+  /// ask): the D-Bus `Share` call then answers a request that cannot be recorded with an error,
+  /// and records it before its reply, as a terminal's share does before it starts. With a
+  /// compose sheet, the request is recorded once the sheet is posted.
+  ///
+  /// - Throws: ``ShareRefusal/cannotRecord(_:)``.
+  public func recordAtOnce() throws(ShareRefusal) {
+    guard service.composeSheet == nil else { return }
+    let session = try ShareSession(
+      accepted, history: history, environment: environment, userInfo: userInfo, requestID: requestID,
+      retryOf: retryOf)
+    state.withLock { $0.phase = .recorded(session) }
+  }
+
   /// Runs the share to its end, telling `report` how it goes. Blocks (a compose sheet waits for
   /// the user, a program may run for minutes): call it on a thread of its own. Runs once.
   public func run(_ report: (ShareEvent) -> Void = { _ in }) -> ShareEnd {
@@ -152,12 +168,16 @@ public final class Share: Sendable {
       if recorded == nil { report(.composed) }
     }
     let session: ShareSession
-    do {
-      session = try ShareSession(
-        accepted, history: history, environment: environment, userInfo: userInfo, compose: payload,
-        requestID: requestID, retryOf: retryOf)
-    } catch {
-      return .refused(error)
+    if case .recorded(let recorded) = state.withLock({ $0.phase }) {
+      session = recorded
+    } else {
+      do {
+        session = try ShareSession(
+          accepted, history: history, environment: environment, userInfo: userInfo, compose: payload,
+          requestID: requestID, retryOf: retryOf)
+      } catch {
+        return .refused(error)
+      }
     }
     // Cancelled while the request was recorded: its program starts stopped and ends cancelled,
     // so that the record says so.
@@ -178,7 +198,7 @@ public final class Share: Sendable {
     switch phase {
     case .composing(let prompt): prompt.cancel()
     case .running(let session): session.cancel()
-    case .waiting, .ended: break
+    case .waiting, .recorded, .ended: break
     }
   }
 

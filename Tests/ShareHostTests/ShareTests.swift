@@ -219,6 +219,8 @@ private final class PlayedPrompt: ComposePrompt {
         configuration: ConfigurationStore(configHome: "\(host.root)/config"), secrets: InMemorySecretStore()),
       prompt: DefaultsComposePrompt(), history: HistoryStore(stateHome: file), environment: host.environment,
       requestID: "r1")
+    // Recorded at once (the D-Bus call's way), the refusal is thrown; later, it is the end.
+    #expect(throws: ShareRefusal.self) { try share.recordAtOnce() }
     let end = share.run()
     #expect(end.exitCode == .failure)
     #expect(
