@@ -40,6 +40,10 @@ let package = Package(
       name: "ShareDBus", dependencies: ["CDBus", "ShareCore", "SharePOSIX"],
       path: "Sources/Wrappers/ShareDBus"),
 
+    // The seam every system call goes through: libc's functions as trampolines, one `EINTR`
+    // retry. Glibc only, no C module of ours: ShareKit, which plugin authors build, links it.
+    .target(name: "ShareSyscalls", path: "Sources/Wrappers/ShareSyscalls"),
+
     // The only module that makes system calls: processes, descriptors, signals.
     .target(name: "SharePOSIX", dependencies: ["CPOSIX"], path: "Sources/Wrappers/SharePOSIX"),
 
