@@ -44,8 +44,9 @@ let package = Package(
     // retry. Glibc only, no C module of ours: ShareKit, which plugin authors build, links it.
     .target(name: "ShareSyscalls", path: "Sources/Wrappers/ShareSyscalls"),
 
-    // The only module that makes system calls: processes, descriptors, signals.
-    .target(name: "SharePOSIX", dependencies: ["CPOSIX"], path: "Sources/Wrappers/SharePOSIX"),
+    // The system's processes, descriptors, files and signals, over ShareSyscalls.
+    .target(
+      name: "SharePOSIX", dependencies: ["CPOSIX", "ShareSyscalls"], path: "Sources/Wrappers/SharePOSIX"),
 
     // The only module that calls libcurl: HTTP for the services.
     .target(name: "ShareCurl", dependencies: ["CCurl"], path: "Sources/Wrappers/ShareCurl"),

@@ -1,5 +1,4 @@
-internal import CPOSIX
-import Glibc
+internal import ShareSyscalls
 import Synchronization
 
 /// A program started from an argv array with `posix_spawn`: never through a shell.
@@ -88,12 +87,12 @@ public final class ChildProcess: Sendable {
     precondition(!arguments.isEmpty, "argv needs at least the program")
     var arguments = arguments
     if endsWithParent, let prefix = deathSignalPrefix(for: arguments[0]) { arguments = prefix + arguments }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
+    var actions = CInterop.SpawnFileActions()
+    _ = system_posix_spawn_file_actions_init(&actions)
+    defer { _ = system_posix_spawn_file_actions_destroy(&actions) }
+    var attributes = CInterop.SpawnAttributes()
+    _ = system_posix_spawnattr_init(&attributes)
+    defer { _ = system_posix_spawnattr_destroy(&attributes) }
 
     // The child's ends must stay open until posix_spawn returns; the parent's ends are returned.
     var keepUntilSpawned: [FileDescriptor] = []
@@ -105,16 +104,16 @@ public final class ChildProcess: Sendable {
       case .null:
         let null = try FileDescriptor.null()
         keepUntilSpawned.append(null)
-        posix_spawn_file_actions_adddup2(&actions, null.rawValue, target)
+        _ = system_posix_spawn_file_actions_adddup2(&actions, null.rawValue, target)
         return nil
       case .descriptor(let descriptor):
-        posix_spawn_file_actions_adddup2(&actions, descriptor.rawValue, target)
+        _ = system_posix_spawn_file_actions_adddup2(&actions, descriptor.rawValue, target)
         return nil
       case .pipe:
         let (read, write) = try FileDescriptor.pipe()
         let (childEnd, parentEnd) = childReads ? (read, write) : (write, read)
         keepUntilSpawned.append(childEnd)
-        posix_spawn_file_actions_adddup2(&actions, childEnd.rawValue, target)
+        _ = system_posix_spawn_file_actions_adddup2(&actions, childEnd.rawValue, target)
         return parentEnd
       }
     }
@@ -126,33 +125,37 @@ public final class ChildProcess: Sendable {
     }
     // Nothing else the parent has open reaches the child: a descriptor another thread opened
     // without close-on-exec (a file being written) would stay open in it ("text file busy").
-    if !keepsDescriptors { posix_spawn_file_actions_addclosefrom_np(&actions, descriptor3 == nil ? 3 : 4) }
+    if !keepsDescriptors {
+      _ = system_posix_spawn_file_actions_addclosefrom_np(&actions, descriptor3 == nil ? 3 : 4)
+    }
     if let workingDirectory {
-      _ = withCString(workingDirectory) { posix_spawn_file_actions_addchdir_np(&actions, $0) }
+      _ = withCString(workingDirectory) { system_posix_spawn_file_actions_addchdir_np(&actions, $0) }
     }
 
     // Signals the parent ignores or blocks must not leak into the child: a plugin that never
     // hears SIGTERM could not be stopped.
-    var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+    var flags = _POSIX_SPAWN_SETSIGMASK | _POSIX_SPAWN_SETSIGDEF
     if newProcessGroup {
-      flags |= Int32(POSIX_SPAWN_SETPGROUP)
-      posix_spawnattr_setpgroup(&attributes, 0)
+      flags |= _POSIX_SPAWN_SETPGROUP
+      _ = system_posix_spawnattr_setpgroup(&attributes, 0)
     }
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGCHLD, SIGQUIT] { sigaddset(&defaults, signal) }
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(flags))
+    var noSignals = CInterop.SignalSet()
+    _ = system_sigemptyset(&noSignals)
+    _ = system_posix_spawnattr_setsigmask(&attributes, &noSignals)
+    var defaults = CInterop.SignalSet()
+    _ = system_sigemptyset(&defaults)
+    for signal in [_SIGPIPE, _SIGTERM, _SIGINT, _SIGHUP, _SIGCHLD, _SIGQUIT] {
+      _ = system_sigaddset(&defaults, signal)
+    }
+    _ = system_posix_spawnattr_setsigdefault(&attributes, &defaults)
+    _ = system_posix_spawnattr_setflags(&attributes, Int16(flags))
 
     let program = String(decoding: arguments[0], as: UTF8.self)
-    var pid: pid_t = 0
+    var pid: CInterop.ProcessID = 0
     let status = withCStrings(arguments) { argv in
       withCStrings(environmentEntries) { envp in
         arguments[0].contains(UInt8(ascii: "/"))
-          ? posix_spawn(&pid, argv[0]!, &actions, &attributes, argv, envp)
+          ? system_posix_spawn(&pid, argv[0]!, &actions, &attributes, argv, envp)
           : Self.spawnSearchingPath(
             &pid, name: arguments[0], argv, envp, &actions, &attributes,
             path: environmentEntries.first { $0.starts(with: Array("PATH=".utf8)) }
@@ -168,16 +171,16 @@ public final class ChildProcess: Sendable {
   /// `posix_spawnp` searches the parent's `PATH`; the child's is the one that counts.
   /// The candidates are built as bytes: a program's name need not be UTF-8.
   private static func spawnSearchingPath(
-    _ pid: inout pid_t, name: [UInt8], _ argv: [UnsafeMutablePointer<CChar>?],
-    _ envp: [UnsafeMutablePointer<CChar>?], _ actions: inout posix_spawn_file_actions_t,
-    _ attributes: inout posix_spawnattr_t, path: String?
+    _ pid: inout CInterop.ProcessID, name: [UInt8], _ argv: [UnsafeMutablePointer<CChar>?],
+    _ envp: [UnsafeMutablePointer<CChar>?], _ actions: inout CInterop.SpawnFileActions,
+    _ attributes: inout CInterop.SpawnAttributes, path: String?
   ) -> Int32 {
-    var lastError = ENOENT
+    var lastError = _ENOENT
     for directory in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
       let candidate = Array(directory.utf8) + [UInt8(ascii: "/")] + name
       let status = withCString(candidate) { cPath -> Int32 in
-        guard access(cPath, X_OK) == 0 else { return -1 }
-        return posix_spawn(&pid, cPath, &actions, &attributes, argv, envp)
+        guard system_access(cPath, _X_OK) == 0 else { return -1 }
+        return system_posix_spawn(&pid, cPath, &actions, &attributes, argv, envp)
       }
       if status == 0 { return 0 }
       if status > 0 { lastError = status }
@@ -188,7 +191,7 @@ public final class ChildProcess: Sendable {
   /// util-linux's `setpriv`, which sets the parent-death signal and then executes the program in
   /// its place (same pid, same process group): `posix_spawn` cannot set it itself.
   private static let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first { path in
-    withCString(Array(path.utf8)) { access($0, X_OK) } == 0
+    withCString(Array(path.utf8)) { system_access($0, _X_OK) } == 0
   }
 
   /// The argv prefix that makes `program` get SIGKILL when the thread that started it ends (the
@@ -199,7 +202,7 @@ public final class ChildProcess: Sendable {
     guard let setpriv, program.contains(UInt8(ascii: "/")),
       let start = FileSystem.readPrefix(of: program, count: 4),
       start.starts(with: [0x7F, 0x45, 0x4C, 0x46]) || start.starts(with: Array("#!".utf8)),
-      withCString(program, { access($0, X_OK) }) == 0
+      withCString(program, { system_access($0, _X_OK) }) == 0
     else { return nil }
     return [Array(setpriv.utf8), Array("--pdeathsig".utf8), Array("KILL".utf8), Array("--".utf8)]
   }
@@ -209,7 +212,7 @@ public final class ChildProcess: Sendable {
     // Under the lock that reaping takes: once reaped, the pid may name a stranger.
     reaped.withLock { reaped in
       guard !reaped else { return }
-      _ = hasOwnProcessGroup ? killpg(pid, signal) : kill(pid, signal)
+      _ = hasOwnProcessGroup ? system_killpg(pid, signal) : system_kill(pid, signal)
     }
   }
 
@@ -217,16 +220,14 @@ public final class ChildProcess: Sendable {
   public func signalLeader(_ signal: Int32) {
     reaped.withLock { reaped in
       guard !reaped else { return }
-      _ = kill(pid, signal)
+      _ = system_kill(pid, signal)
     }
   }
 
   /// Waits for the child to end (`waitid` without reaping, then `waitpid` under the lock).
   public func wait() -> Termination {
-    var info = siginfo_t()
-    while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 {
-      if errno != EINTR { break }
-    }
+    var info = CInterop.SignalInfo()
+    _ = valueOrErrno { system_waitid(_P_PID, CInterop.WaitID(pid), &info, _WEXITED | _WNOWAIT) }
     return reap() ?? .exited(127)
   }
 
@@ -236,7 +237,7 @@ public final class ChildProcess: Sendable {
     while true {
       if hasEnded { return reap() ?? .exited(127) }
       if MonotonicClock.now >= deadline { return nil }
-      usleep(5_000)
+      DetachedThread.sleep(seconds: 0.005)
     }
   }
 
@@ -244,23 +245,22 @@ public final class ChildProcess: Sendable {
   /// (and its process group's) cannot name another process, so ``signal(_:)`` still reaches what
   /// it started in its group.
   public var hasEnded: Bool {
-    while true {
-      var info = siginfo_t()
-      let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
-      if result == -1 && errno == EINTR { continue }
-      // ECHILD: reaped already. si_pid stays 0 while the child runs.
-      return result == -1 || info._sifields._sigchld.si_pid == pid
+    var info = CInterop.SignalInfo()
+    let result = valueOrErrno {
+      system_waitid(_P_PID, CInterop.WaitID(pid), &info, _WEXITED | _WNOHANG | _WNOWAIT)
     }
+    // ECHILD: reaped already. si_pid stays 0 while the child runs.
+    guard case .success = result else { return true }
+    return info._sifields._sigchld.si_pid == pid
   }
 
   /// Collects the ended child's status; from then on ``signal(_:)`` does nothing.
   private func reap() -> Termination? {
     reaped.withLock { reaped -> Termination? in
       var status: Int32 = 0
-      var result: pid_t
-      repeat { result = waitpid(pid, &status, 0) } while result == -1 && errno == EINTR
+      let result = valueOrErrno { system_waitpid(pid, &status, 0) }
       reaped = true
-      guard result == pid else { return nil }
+      guard case .success(pid) = result else { return nil }
       // The WIFEXITED family are macros; their definitions are spelt out here.
       let signal = status & 0x7F
       return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
@@ -270,9 +270,9 @@ public final class ChildProcess: Sendable {
   /// The name of a signal, such as `SIGKILL`, for messages.
   public static func signalName(_ signal: Int32) -> String {
     let names: [Int32: String] = [
-      SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGABRT: "SIGABRT",
-      SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV", SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM",
-      SIGTERM: "SIGTERM", SIGBUS: "SIGBUS", SIGTRAP: "SIGTRAP",
+      _SIGHUP: "SIGHUP", _SIGINT: "SIGINT", _SIGQUIT: "SIGQUIT", _SIGILL: "SIGILL", _SIGABRT: "SIGABRT",
+      _SIGFPE: "SIGFPE", _SIGKILL: "SIGKILL", _SIGSEGV: "SIGSEGV", _SIGPIPE: "SIGPIPE", _SIGALRM: "SIGALRM",
+      _SIGTERM: "SIGTERM", _SIGBUS: "SIGBUS", _SIGTRAP: "SIGTRAP",
     ]
     return names[signal] ?? "signal \(signal)"
   }
@@ -280,10 +280,10 @@ public final class ChildProcess: Sendable {
 
 /// Signal numbers, so that callers need not import Glibc.
 public enum Signal {
-  public static let terminate = SIGTERM
-  public static let kill = SIGKILL
-  public static let interrupt = SIGINT
-  public static let hangUp = SIGHUP
+  public static let terminate = _SIGTERM
+  public static let kill = _SIGKILL
+  public static let interrupt = _SIGINT
+  public static let hangUp = _SIGHUP
 }
 
 /// Calls `body` with a NULL-terminated array of C strings made from `strings`.
