@@ -32,7 +32,7 @@ let package = Package(
 
     // The only module that calls GLib/GIO.
     .target(
-      name: "ShareGLib", dependencies: ["CGLib", "ShareCore", "SharePOSIX"],
+      name: "ShareGLib", dependencies: ["CGLib", "ShareCore", "SharePOSIX", "ShareSyscalls"],
       path: "Sources/Wrappers/ShareGLib"),
 
     // The only module that calls libdbus.
@@ -71,7 +71,7 @@ let package = Package(
       ]),
 
     // ShareKit: what a share extension written in Swift links against.
-    .target(name: "ShareKit", dependencies: ["ShareProtocol", "ShareCore"]),
+    .target(name: "ShareKit", dependencies: ["ShareProtocol", "ShareCore", "ShareSyscalls"]),
 
     // The bundled share services, written with ShareKit, served by one executable.
     .target(
@@ -149,7 +149,7 @@ package.targets += [
     name: "CGtk", path: "Sources/System/CGtk", pkgConfig: "libadwaita-1",
     providers: [.apt(["libadwaita-1-dev"])]),
   // The only module that calls GTK and libadwaita.
-  .target(name: "ShareGtk", dependencies: ["CGtk"], path: "Sources/Wrappers/ShareGtk"),
+  .target(name: "ShareGtk", dependencies: ["CGtk", "ShareSyscalls"], path: "Sources/Wrappers/ShareGtk"),
   // The picker window: summary, search, services, edit mode, progress and outcome.
   .target(
     name: "ShareSheet",
@@ -160,7 +160,7 @@ package.targets += [
   .executableTarget(name: "xdg-share-sheet", dependencies: ["ShareSheet", "SharePOSIX"]),
   // ShareKit's user interface: the compose sheet and custom sheets, for extensions that show one.
   // A library of its own, so that extensions without UI never link GTK.
-  .target(name: "ShareKitUI", dependencies: ["ShareKit", "ShareGtk"]),
+  .target(name: "ShareKitUI", dependencies: ["ShareKit", "ShareGtk", "ShareSyscalls"]),
   // The example extension with the stock compose sheet (examples/Microblog/README.md).
   .executableTarget(name: "Microblog", dependencies: ["ShareKitUI"], path: "examples/Microblog/Sources"),
   // The seeds' extensions ported: ShareByMail's "Share this" sheet (examples/ShareByMail/README.md)

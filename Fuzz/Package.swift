@@ -37,7 +37,8 @@ let package = Package(
     .target(name: "ShareSyscalls", path: "Modules/ShareSyscalls"),
     .target(name: "SharePOSIX", dependencies: ["CPOSIX", "ShareSyscalls"], path: "Modules/SharePOSIX"),
     .target(
-      name: "ShareGLib", dependencies: ["CGLib", "ShareCore", "SharePOSIX"], path: "Modules/ShareGLib"),
+      name: "ShareGLib", dependencies: ["CGLib", "ShareCore", "SharePOSIX", "ShareSyscalls"],
+      path: "Modules/ShareGLib"),
     .target(
       name: "ShareDBus", dependencies: ["CDBus", "ShareCore", "SharePOSIX"], path: "Modules/ShareDBus"),
     .target(name: "ShareSecret", dependencies: ["CSecret"], path: "Modules/ShareSecret"),
