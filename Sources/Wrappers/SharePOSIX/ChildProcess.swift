@@ -29,8 +29,23 @@ public final class ChildProcess: Sendable {
   /// The parent's end of the child's descriptor 3, when it was given a pipe there
   /// (`--result-fd 3`).
   public let descriptor3: FileDescriptor?
-  /// Whether `waitpid` has collected the child.
-  private let reaped = Mutex(false)
+  private let state = Mutex(WaitState())
+
+  private struct WaitState {
+    /// Whether `waitpid` has collected the child.
+    var reaped = false
+    /// The child's pidfd, readable once it has ended: opened by the first wait with a limit, and
+    /// kept until this object goes, so that its number never names another file while a thread
+    /// polls it.
+    var endDescriptor = EndDescriptor.unopened
+  }
+
+  private enum EndDescriptor {
+    case unopened
+    case open(FileDescriptor)
+    /// The kernel has no pidfds (before Linux 5.3), or none could be opened.
+    case unavailable
+  }
 
   private init(
     pid: Int32, group: Bool, input: FileDescriptor?, output: FileDescriptor?, error: FileDescriptor?,
@@ -210,16 +225,16 @@ public final class ChildProcess: Sendable {
   /// Sends `signal` to the child, or to its whole process group when it leads one.
   public func signal(_ signal: Int32) {
     // Under the lock that reaping takes: once reaped, the pid may name a stranger.
-    reaped.withLock { reaped in
-      guard !reaped else { return }
+    state.withLock { state in
+      guard !state.reaped else { return }
       _ = hasOwnProcessGroup ? system_killpg(pid, signal) : system_kill(pid, signal)
     }
   }
 
   /// Sends `signal` to the child alone, not to the group it leads.
   public func signalLeader(_ signal: Int32) {
-    reaped.withLock { reaped in
-      guard !reaped else { return }
+    state.withLock { state in
+      guard !state.reaped else { return }
       _ = system_kill(pid, signal)
     }
   }
@@ -231,13 +246,78 @@ public final class ChildProcess: Sendable {
     return reap() ?? .exited(127)
   }
 
-  /// Waits at most `timeout` seconds for the child to end; `nil` when it is still running.
+  /// Waits at most `timeout` seconds for the child to end; `nil` when it is still running. The
+  /// end is seen the moment it comes: the wait is on the child's pidfd (`pidfd_open`, `poll`).
+  /// Without pidfds (Linux before 5.3) the child is looked at after pauses that grow from 1 ms
+  /// to 5 ms.
   public func wait(timeout: Double) -> Termination? {
     let deadline = MonotonicClock.now + timeout
+    let end = endDescriptor
+    var pause = Self.firstPause
+    while !hasEnded {
+      let left = deadline - MonotonicClock.now
+      if left <= 0 { return nil }
+      // Without a pidfd, or should polling it fail, pauses rather than a spin.
+      if end.flatMap({ try? FileDescriptor.waitReadable([$0], timeout: left) }) == nil {
+        DetachedThread.sleep(seconds: min(pause, left))
+        pause = min(pause * 2, Self.longestPause)
+      }
+    }
+    return reap() ?? .exited(127)
+  }
+
+  /// Waits at most `timeout` seconds until `output` is readable (data or its end) or the child
+  /// ends, whichever comes first, and says which came (both may have): the child's pidfd is
+  /// polled with `output`, so that its end is seen at once even while something it started
+  /// keeps `output` open. The child is not collected: until ``wait()`` does, ``signal(_:)``
+  /// still reaches its group. Without pidfds (Linux before 5.3) `output` is polled for pauses
+  /// that grow from 1 ms to 100 ms, the child looked at after each. The corresponding C
+  /// functions are `pidfd_open` and `poll`.
+  /// - Throws: ``SystemError`` when `poll` fails.
+  public func waitUntilEnded(orReadable output: FileDescriptor, timeout: Double) throws(SystemError)
+    -> (readable: Bool, ended: Bool)
+  {
+    if let end = endDescriptor {
+      let ready = try FileDescriptor.waitReadable([output, end], timeout: timeout)
+      return (ready[0], ready[1])
+    }
+    let deadline = MonotonicClock.now + timeout
+    var pause = Self.firstPause
     while true {
-      if hasEnded { return reap() ?? .exited(127) }
-      if MonotonicClock.now >= deadline { return nil }
-      DetachedThread.sleep(seconds: 0.005)
+      let left = max(0, deadline - MonotonicClock.now)
+      let readable = try output.waitReadable(timeout: min(pause, left))
+      let ended = hasEnded
+      if readable || ended || left <= pause { return (readable, ended) }
+      pause = min(pause * 2, Self.longestOutputPause)
+    }
+  }
+
+  /// The first pause of a wait without pidfds: most waited-for children end soon.
+  private static let firstPause = 0.001
+  /// The longest pause of ``wait(timeout:)`` without pidfds, as it always paused before them.
+  private static let longestPause = 0.005
+  /// The longest pause of ``waitUntilEnded(orReadable:timeout:)`` without pidfds: what the
+  /// plugin host waited between looks at the program before them.
+  private static let longestOutputPause = 0.1
+
+  /// The child's pidfd, opened on first use; nil without pidfds, or once the child is reaped
+  /// (its end is known then).
+  private var endDescriptor: FileDescriptor? {
+    state.withLock { state -> FileDescriptor? in
+      switch state.endDescriptor {
+      case .open(let descriptor): return descriptor
+      case .unavailable: return nil
+      case .unopened:
+        // Only before reaping: afterwards the pid may name another process.
+        guard !state.reaped else { return nil }
+        guard case .success(let raw) = valueOrErrno({ system_pidfd_open(pid, 0) }) else {
+          state.endDescriptor = .unavailable
+          return nil
+        }
+        let descriptor = FileDescriptor(raw: raw)
+        state.endDescriptor = .open(descriptor)
+        return descriptor
+      }
     }
   }
 
@@ -256,10 +336,10 @@ public final class ChildProcess: Sendable {
 
   /// Collects the ended child's status; from then on ``signal(_:)`` does nothing.
   private func reap() -> Termination? {
-    reaped.withLock { reaped -> Termination? in
+    state.withLock { state -> Termination? in
       var status: Int32 = 0
       let result = valueOrErrno { system_waitpid(pid, &status, 0) }
-      reaped = true
+      state.reaped = true
       guard case .success(pid) = result else { return nil }
       // The WIFEXITED family are macros; their definitions are spelt out here.
       let signal = status & 0x7F

@@ -51,6 +51,16 @@ public final class FileDescriptor: Sendable {
     return ready > 0
   }
 
+  /// Waits until any of `descriptors` is readable, at most `timeout` seconds (`nil`: no limit),
+  /// rounded up to the millisecond so that a wait never ends just before its limit and spins.
+  /// Returns which are readable (or at their end, or failed: a read then says so).
+  static func waitReadable(_ descriptors: [FileDescriptor], timeout: Double?) throws(SystemError) -> [Bool] {
+    var polled = descriptors.map { CInterop.PollDescriptor(fd: $0.rawValue, events: _POLLIN, revents: 0) }
+    let milliseconds = timeout.map { Int32(max(0, min(($0 * 1000).rounded(.up), Double(Int32.max)))) } ?? -1
+    try check("poll") { system_poll(&polled, polled.count, milliseconds) }
+    return polled.map { $0.revents != 0 }
+  }
+
   /// Reads until end of file.
   public func readToEnd() throws(SystemError) -> [UInt8] {
     try DescriptorIO.readToEnd(rawValue).mapError { SystemError(call: "read", $0) }.get()

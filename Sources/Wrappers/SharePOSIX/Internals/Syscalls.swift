@@ -44,3 +44,9 @@ func system_prctl(_ option: Int32, _ value: UInt) -> Int32 {
 var _PR_SET_CHILD_SUBREAPER: Int32 { PR_SET_CHILD_SUBREAPER }
 /// `prctl`: the signal this process gets when the thread that started it ends.
 var _PR_SET_PDEATHSIG: Int32 { PR_SET_PDEATHSIG }
+
+/// A descriptor of the process `pid`, readable once it has ended; `ENOSYS` before Linux 5.3.
+/// Always close-on-exec. The corresponding C function is `pidfd_open`.
+func system_pidfd_open(_ pid: CInterop.ProcessID, _ flags: UInt32) -> Int32 {
+  xdg_share_pidfd_open(pid, flags)
+}
