@@ -131,7 +131,7 @@ let package = Package(
       name: "ShareHostTests",
       dependencies: ["ShareHost", "ShareCore", "ShareProtocol", "SharePOSIX", "ShareTestSupport"]),
     .testTarget(name: "ShareDBusTests", dependencies: ["ShareDBus", "SharePOSIX", "ShareTestSupport"]),
-    .testTarget(name: "SharePOSIXTests", dependencies: ["SharePOSIX", "ShareTestSupport"]),
+    .testTarget(name: "SharePOSIXTests", dependencies: ["SharePOSIX", "ShareSyscalls", "ShareTestSupport"]),
     .testTarget(name: "ShareProtocolTests", dependencies: ["ShareProtocol"]),
   ]
 )
