@@ -32,7 +32,7 @@ let package = Package(
 
     // The only module that calls GLib/GIO.
     .target(
-      name: "ShareGLib", dependencies: ["CGLib", "ShareCore", "SharePOSIX"],
+      name: "ShareGLib", dependencies: ["CGLib", "ShareCore", "SharePOSIX", "ShareSyscalls"],
       path: "Sources/Wrappers/ShareGLib"),
 
     // The only module that calls libdbus.
@@ -40,8 +40,13 @@ let package = Package(
       name: "ShareDBus", dependencies: ["CDBus", "ShareCore", "SharePOSIX"],
       path: "Sources/Wrappers/ShareDBus"),
 
-    // The only module that makes system calls: processes, descriptors, signals.
-    .target(name: "SharePOSIX", dependencies: ["CPOSIX"], path: "Sources/Wrappers/SharePOSIX"),
+    // The seam every system call goes through: libc's functions as trampolines, one `EINTR`
+    // retry. Glibc only, no C module of ours: ShareKit, which plugin authors build, links it.
+    .target(name: "ShareSyscalls", path: "Sources/Wrappers/ShareSyscalls"),
+
+    // The system's processes, descriptors, files and signals, over ShareSyscalls.
+    .target(
+      name: "SharePOSIX", dependencies: ["CPOSIX", "ShareSyscalls"], path: "Sources/Wrappers/SharePOSIX"),
 
     // The only module that calls libcurl: HTTP for the services.
     .target(name: "ShareCurl", dependencies: ["CCurl"], path: "Sources/Wrappers/ShareCurl"),
@@ -66,7 +71,7 @@ let package = Package(
       ]),
 
     // ShareKit: what a share extension written in Swift links against.
-    .target(name: "ShareKit", dependencies: ["ShareProtocol", "ShareCore"]),
+    .target(name: "ShareKit", dependencies: ["ShareProtocol", "ShareCore", "ShareSyscalls"]),
 
     // The bundled share services, written with ShareKit, served by one executable.
     .target(
@@ -126,7 +131,7 @@ let package = Package(
       name: "ShareHostTests",
       dependencies: ["ShareHost", "ShareCore", "ShareProtocol", "SharePOSIX", "ShareTestSupport"]),
     .testTarget(name: "ShareDBusTests", dependencies: ["ShareDBus", "SharePOSIX", "ShareTestSupport"]),
-    .testTarget(name: "SharePOSIXTests", dependencies: ["SharePOSIX", "ShareTestSupport"]),
+    .testTarget(name: "SharePOSIXTests", dependencies: ["SharePOSIX", "ShareSyscalls", "ShareTestSupport"]),
     .testTarget(name: "ShareProtocolTests", dependencies: ["ShareProtocol"]),
   ]
 )
@@ -144,7 +149,7 @@ package.targets += [
     name: "CGtk", path: "Sources/System/CGtk", pkgConfig: "libadwaita-1",
     providers: [.apt(["libadwaita-1-dev"])]),
   // The only module that calls GTK and libadwaita.
-  .target(name: "ShareGtk", dependencies: ["CGtk"], path: "Sources/Wrappers/ShareGtk"),
+  .target(name: "ShareGtk", dependencies: ["CGtk", "ShareSyscalls"], path: "Sources/Wrappers/ShareGtk"),
   // The picker window: summary, search, services, edit mode, progress and outcome.
   .target(
     name: "ShareSheet",
@@ -155,7 +160,7 @@ package.targets += [
   .executableTarget(name: "xdg-share-sheet", dependencies: ["ShareSheet", "SharePOSIX"]),
   // ShareKit's user interface: the compose sheet and custom sheets, for extensions that show one.
   // A library of its own, so that extensions without UI never link GTK.
-  .target(name: "ShareKitUI", dependencies: ["ShareKit", "ShareGtk"]),
+  .target(name: "ShareKitUI", dependencies: ["ShareKit", "ShareGtk", "ShareSyscalls"]),
   // The example extension with the stock compose sheet (examples/Microblog/README.md).
   .executableTarget(name: "Microblog", dependencies: ["ShareKitUI"], path: "examples/Microblog/Sources"),
   // The seeds' extensions ported: ShareByMail's "Share this" sheet (examples/ShareByMail/README.md)

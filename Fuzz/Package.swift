@@ -34,9 +34,11 @@ let package = Package(
     .systemLibrary(name: "CSecret", path: "Modules/CSecret", pkgConfig: "libsecret-1"),
     .target(name: "ShareCore", path: "Modules/ShareCore"),
     .target(name: "ShareProtocol", path: "Modules/ShareProtocol"),
-    .target(name: "SharePOSIX", dependencies: ["CPOSIX"], path: "Modules/SharePOSIX"),
+    .target(name: "ShareSyscalls", path: "Modules/ShareSyscalls"),
+    .target(name: "SharePOSIX", dependencies: ["CPOSIX", "ShareSyscalls"], path: "Modules/SharePOSIX"),
     .target(
-      name: "ShareGLib", dependencies: ["CGLib", "ShareCore", "SharePOSIX"], path: "Modules/ShareGLib"),
+      name: "ShareGLib", dependencies: ["CGLib", "ShareCore", "SharePOSIX", "ShareSyscalls"],
+      path: "Modules/ShareGLib"),
     .target(
       name: "ShareDBus", dependencies: ["CDBus", "ShareCore", "SharePOSIX"], path: "Modules/ShareDBus"),
     .target(name: "ShareSecret", dependencies: ["CSecret"], path: "Modules/ShareSecret"),

@@ -15,8 +15,6 @@ public final class PluginRunner: Sendable {
   public static let terminationGrace: Double = 2
   /// How long a plugin may keep running after its final event before it is stopped.
   static let exitGrace: Double = 5
-  /// How often, while reading its output, whether the program has ended is checked.
-  static let exitCheckInterval: Double = 0.1
   /// What is read after the program has ended: what it wrote before it did, as far as anything
   /// still writing there lets that be told.
   static let maximumDrainAfterExit = 1 << 20
@@ -115,9 +113,9 @@ public final class PluginRunner: Sendable {
     let output = child.standardOutput!
     // Whether the program has exited. A program it started in the background may hold standard
     // output open long after (an `xdg-open`, a notifier): the end of the program, not of its
-    // output, ends the request. What is already written when it ends is read, and no more.
+    // output, ends the request. What is already written when it ends is read, and no more. The
+    // end is seen when it comes: the wait is on the output and the program together.
     var programEnded = false
-    var lastExitCheck = MonotonicClock.now
     var drainedAfterEnd = 0
     reading: while true {
       let now = MonotonicClock.now
@@ -127,13 +125,17 @@ public final class PluginRunner: Sendable {
         timedOut = final == nil
         break reading
       }
-      if !programEnded, now - lastExitCheck >= Self.exitCheckInterval {
-        lastExitCheck = now
-        programEnded = child.hasEnded
+      let wait = programEnded ? 0 : limit - now
+      // A poll that fails counts as output: its read fails too, and ends the reading.
+      let seen =
+        (try? child.waitUntilEnded(orReadable: output, timeout: wait)) ?? (readable: true, ended: false)
+      // Once ended, only what the program wrote before is read: the next turn takes what is
+      // there without waiting, and stops when nothing is.
+      if !programEnded && seen.ended {
+        programEnded = true
+        continue
       }
-      let wait = programEnded ? 0 : min(limit - now, Self.exitCheckInterval)
-      let ready = (try? output.waitReadable(timeout: wait)) ?? true
-      guard ready else {
+      guard seen.readable else {
         if programEnded { break reading }
         continue
       }

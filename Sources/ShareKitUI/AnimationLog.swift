@@ -1,4 +1,4 @@
-import Glibc
+internal import ShareSyscalls
 
 /// Where the sheet writes how long its slides took, as measured on the frame clock:
 /// `XDG_SHARE_ANIMATION_LOG` names a file, and each transition appends a line, `slide-in 0.251`.
@@ -12,14 +12,15 @@ struct AnimationLog: Sendable {
   }
 
   /// Appends `name seconds` with three decimals. A file that cannot be written is left alone:
-  /// the sheet works the same without its log.
+  /// the sheet works the same without its log. The corresponding C functions are `open` and
+  /// `write`.
   func record(_ name: String, seconds: Double) {
     let line = "\(name) \(Self.format(seconds))\n"
-    let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+    let descriptor = system_open(path, _O_WRONLY | _O_APPEND | _O_CREAT | _O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { return }
-    defer { close(descriptor) }
+    defer { _ = system_close(descriptor) }
     // One write of a short line to an O_APPEND file: whole, never interleaved.
-    _ = line.utf8CString.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count - 1) }
+    _ = line.utf8CString.withUnsafeBufferPointer { system_write(descriptor, $0.baseAddress, $0.count - 1) }
   }
 
   static func format(_ seconds: Double) -> String {

@@ -1,12 +1,13 @@
 import FoundationEssentials
-import Glibc
+internal import ShareSyscalls
 
-/// The few system calls ShareKit makes, all in this file.
+/// The few system calls ShareKit makes, all in this file and ByteSystemCalls.swift.
 ///
-/// ShareKit is linked into plugins built in their own packages, so it depends on ShareProtocol and
-/// ShareCore only and not on SharePOSIX (whose C module a plugin's package would have to build
-/// too). FoundationEssentials has no file locks, no `rename(2)` that replaces a file atomically, no
-/// way to move a standard descriptor and no `FileHandle`, so these few calls go to Glibc directly.
+/// ShareKit is linked into plugins built in their own packages, so it depends on ShareProtocol,
+/// ShareCore and ShareSyscalls only, and not on SharePOSIX (whose C module a plugin's package
+/// would have to build too). FoundationEssentials has no file locks, no `rename(2)` that replaces
+/// a file atomically, no way to move a standard descriptor and no `FileHandle`, so these few
+/// calls go through ShareSyscalls' trampolines, the seam SharePOSIX uses too.
 enum SystemCalls {
   /// Keeps the event stream away from `print`: returns a new close-on-exec descriptor for the
   /// original standard output and points descriptor 1 at standard error, so that whatever the
@@ -15,10 +16,10 @@ enum SystemCalls {
   /// Returns 1 when the descriptors cannot be moved; events then share standard output. The
   /// corresponding C functions are `fcntl(F_DUPFD_CLOEXEC)` and `dup2`.
   static func divertStandardOutput() -> Int32 {
-    let events = fcntl(1, F_DUPFD_CLOEXEC, 3)
+    let events = system_fcntl(1, _F_DUPFD_CLOEXEC, 3)
     guard events >= 0 else { return 1 }
-    guard dup2(2, 1) >= 0 else {
-      close(events)
+    guard system_dup2(2, 1) >= 0 else {
+      _ = system_close(events)
       return 1
     }
     return events
@@ -29,17 +30,12 @@ enum SystemCalls {
   /// - Throws: `CocoaError(.fileReadUnknown)` over a `POSIXError` with `read`'s `errno`, as
   ///   Foundation's `FileHandle` did.
   static func readStandardInput() throws(CocoaError) -> [UInt8] {
-    var result: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-      if count == 0 { return result }
-      if count < 0 {
-        if errno == EINTR { continue }
-        let underlying = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-        throw CocoaError(.fileReadUnknown, userInfo: ["NSUnderlyingError": underlying])
-      }
-      result += chunk[..<count]
+    switch DescriptorIO.readToEnd(0) {
+    case .success(let bytes):
+      return bytes
+    case .failure(let error):
+      let underlying = POSIXError(error.code ?? .EIO)
+      throw CocoaError(.fileReadUnknown, userInfo: ["NSUnderlyingError": underlying])
     }
   }
 
@@ -47,27 +43,18 @@ enum SystemCalls {
   /// function is `write`.
   @discardableResult
   static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes.withUnsafeBytes {
-        Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
-      }
-      if written < 0 {
-        if errno == EINTR { continue }
-        return false
-      }
-      offset += written
-    }
+    guard case .success = DescriptorIO.writeAll(bytes, to: descriptor) else { return false }
     return true
   }
 
   /// Ends the process with `status`. The corresponding C function is `exit`.
   static func exitProcess(_ status: Int32) -> Never {
-    exit(status)
+    system_exit(status)
   }
 
-  /// `strerror(code)`.
+  /// What the C library says the error number `code` means. The corresponding C function is
+  /// `strerror`.
   static func errorDescription(_ code: Int32) -> String {
-    String(cString: strerror(code))
+    Errno(rawValue: code).description
   }
 }

@@ -1,6 +1,7 @@
 internal import CGLib
 public import ShareCore
 import SharePOSIX
+internal import ShareSyscalls
 
 /// Looks at files with GIO: the content type comes from the name, and from the content when the
 /// name gives no certain answer (a PNG without an extension is still `image/png`).
@@ -86,5 +87,5 @@ public struct GIOFileInspector: FileInspector {
 public func currentDirectory() -> FilePath {
   guard let pointer = g_get_current_dir() else { return FilePath("/") }
   defer { g_free(pointer) }
-  return FilePath(bytes: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)))
+  return FilePath(bytes: cStringBytes(pointer))
 }

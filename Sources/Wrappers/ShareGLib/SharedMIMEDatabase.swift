@@ -1,6 +1,7 @@
 internal import CGLib
 public import ShareCore
 import SharePOSIX
+internal import ShareSyscalls
 
 /// shared-mime-info's type hierarchy, read from the very directories GIO uses for detection.
 public enum SharedMIMEDatabase {
@@ -28,7 +29,7 @@ public enum SharedMIMEDatabase {
     guard var entry = g_content_type_get_mime_dirs() else { return [] }
     var result: [[UInt8]] = []
     while let directory = entry.pointee {
-      result.append(Array(UnsafeRawBufferPointer(start: directory, count: strlen(directory))))
+      result.append(cStringBytes(directory))
       entry += 1
     }
     return result
@@ -42,7 +43,7 @@ public enum SharedMIMEDatabase {
   /// Whether any of ``directories()`` holds a compiled database (`mime.cache`): without one GIO
   /// tells file types only as `application/octet-stream` and `text/plain`.
   public static func isInstalled() -> Bool {
-    directories().contains { access($0 + "/mime.cache", R_OK) == 0 }
+    directories().contains { FileSystem.isReadable(Array(($0 + "/mime.cache").utf8)) }
   }
 
   /// The type system of this machine: Apple's UTIs over the installed MIME database.

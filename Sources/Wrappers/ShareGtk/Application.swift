@@ -1,5 +1,5 @@
 internal import CGtk
-import Glibc
+internal import ShareSyscalls
 
 /// The process's libadwaita application (`AdwApplication`): GTK's start-up, the main loop, and
 /// libadwaita's style (dark style following the desktop).
@@ -72,7 +72,7 @@ enum MainQueuePump {
     descriptor, _, _ in
     // The descriptor is an eventfd: read it so that it stops being readable, then drain.
     var count: UInt64 = 0
-    _ = withUnsafeMutableBytes(of: &count) { read(descriptor, $0.baseAddress, 8) }
+    _ = withUnsafeMutableBytes(of: &count) { system_read(descriptor, $0.baseAddress, 8) }
     _dispatch_main_queue_callback_4CF(nil)
     return 1
   }

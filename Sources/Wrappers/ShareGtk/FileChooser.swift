@@ -1,4 +1,5 @@
 internal import CGtk
+internal import ShareSyscalls
 
 /// Asks the user for files to open, in the desktop's own dialog (`GtkFileChooserNative`: the
 /// portal's where one runs, GTK's dialog elsewhere).
@@ -44,7 +45,7 @@ public final class FileChooser {
       defer { g_object_unref(item) }
       guard let path = g_file_get_path(cast(item)) else { continue }
       defer { g_free(path) }
-      paths.append(Array(UnsafeRawBufferPointer(start: path, count: strlen(path))))
+      paths.append(cStringBytes(path))
     }
     return paths
   }

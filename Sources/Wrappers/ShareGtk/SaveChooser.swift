@@ -1,5 +1,5 @@
 internal import CGtk
-import Glibc
+internal import ShareSyscalls
 
 /// Asks the user where to save, in the desktop's own dialog (`GtkFileChooserNative`): a file
 /// name for one file, a folder for several.
@@ -54,6 +54,6 @@ public final class SaveChooser {
     defer { g_object_unref(raw(file)) }
     guard let path = g_file_get_path(file) else { return nil }
     defer { g_free(path) }
-    return Array(UnsafeRawBufferPointer(start: path, count: strlen(path)))
+    return cStringBytes(path)
   }
 }

@@ -1,4 +1,4 @@
-import Glibc
+internal import ShareSyscalls
 
 /// The outcome of running a program to its end with its output captured.
 public struct CapturedRun: Sendable {
@@ -34,12 +34,9 @@ public struct CapturedRun: Sendable {
     var open = [true, true]
     while open.contains(true) {
       var fds = streams.indices.map {
-        pollfd(fd: open[$0] ? streams[$0].rawValue : -1, events: Int16(POLLIN), revents: 0)
+        CInterop.PollDescriptor(fd: open[$0] ? streams[$0].rawValue : -1, events: _POLLIN, revents: 0)
       }
-      guard poll(&fds, nfds_t(fds.count), -1) >= 0 else {
-        if errno == EINTR { continue }
-        throw SystemError(call: "poll", errno: errno)
-      }
+      try check("poll") { system_poll(&fds, fds.count, -1) }
       for index in streams.indices where open[index] && fds[index].revents != 0 {
         let chunk = try streams[index].read()
         if chunk.isEmpty { open[index] = false } else { outputs[index] += chunk }

@@ -1,5 +1,4 @@
-internal import CPOSIX
-import Glibc
+internal import ShareSyscalls
 import Synchronization
 
 /// A program started from an argv array with `posix_spawn`: never through a shell.
@@ -30,8 +29,23 @@ public final class ChildProcess: Sendable {
   /// The parent's end of the child's descriptor 3, when it was given a pipe there
   /// (`--result-fd 3`).
   public let descriptor3: FileDescriptor?
-  /// Whether `waitpid` has collected the child.
-  private let reaped = Mutex(false)
+  private let state = Mutex(WaitState())
+
+  private struct WaitState {
+    /// Whether `waitpid` has collected the child.
+    var reaped = false
+    /// The child's pidfd, readable once it has ended: opened by the first wait with a limit, and
+    /// kept until this object goes, so that its number never names another file while a thread
+    /// polls it.
+    var endDescriptor = EndDescriptor.unopened
+  }
+
+  private enum EndDescriptor {
+    case unopened
+    case open(FileDescriptor)
+    /// The kernel has no pidfds (before Linux 5.3), or none could be opened.
+    case unavailable
+  }
 
   private init(
     pid: Int32, group: Bool, input: FileDescriptor?, output: FileDescriptor?, error: FileDescriptor?,
@@ -88,12 +102,12 @@ public final class ChildProcess: Sendable {
     precondition(!arguments.isEmpty, "argv needs at least the program")
     var arguments = arguments
     if endsWithParent, let prefix = deathSignalPrefix(for: arguments[0]) { arguments = prefix + arguments }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
+    var actions = CInterop.SpawnFileActions()
+    _ = system_posix_spawn_file_actions_init(&actions)
+    defer { _ = system_posix_spawn_file_actions_destroy(&actions) }
+    var attributes = CInterop.SpawnAttributes()
+    _ = system_posix_spawnattr_init(&attributes)
+    defer { _ = system_posix_spawnattr_destroy(&attributes) }
 
     // The child's ends must stay open until posix_spawn returns; the parent's ends are returned.
     var keepUntilSpawned: [FileDescriptor] = []
@@ -105,16 +119,16 @@ public final class ChildProcess: Sendable {
       case .null:
         let null = try FileDescriptor.null()
         keepUntilSpawned.append(null)
-        posix_spawn_file_actions_adddup2(&actions, null.rawValue, target)
+        _ = system_posix_spawn_file_actions_adddup2(&actions, null.rawValue, target)
         return nil
       case .descriptor(let descriptor):
-        posix_spawn_file_actions_adddup2(&actions, descriptor.rawValue, target)
+        _ = system_posix_spawn_file_actions_adddup2(&actions, descriptor.rawValue, target)
         return nil
       case .pipe:
         let (read, write) = try FileDescriptor.pipe()
         let (childEnd, parentEnd) = childReads ? (read, write) : (write, read)
         keepUntilSpawned.append(childEnd)
-        posix_spawn_file_actions_adddup2(&actions, childEnd.rawValue, target)
+        _ = system_posix_spawn_file_actions_adddup2(&actions, childEnd.rawValue, target)
         return parentEnd
       }
     }
@@ -126,33 +140,37 @@ public final class ChildProcess: Sendable {
     }
     // Nothing else the parent has open reaches the child: a descriptor another thread opened
     // without close-on-exec (a file being written) would stay open in it ("text file busy").
-    if !keepsDescriptors { posix_spawn_file_actions_addclosefrom_np(&actions, descriptor3 == nil ? 3 : 4) }
+    if !keepsDescriptors {
+      _ = system_posix_spawn_file_actions_addclosefrom_np(&actions, descriptor3 == nil ? 3 : 4)
+    }
     if let workingDirectory {
-      _ = withCString(workingDirectory) { posix_spawn_file_actions_addchdir_np(&actions, $0) }
+      _ = withCString(workingDirectory) { system_posix_spawn_file_actions_addchdir_np(&actions, $0) }
     }
 
     // Signals the parent ignores or blocks must not leak into the child: a plugin that never
     // hears SIGTERM could not be stopped.
-    var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+    var flags = _POSIX_SPAWN_SETSIGMASK | _POSIX_SPAWN_SETSIGDEF
     if newProcessGroup {
-      flags |= Int32(POSIX_SPAWN_SETPGROUP)
-      posix_spawnattr_setpgroup(&attributes, 0)
+      flags |= _POSIX_SPAWN_SETPGROUP
+      _ = system_posix_spawnattr_setpgroup(&attributes, 0)
     }
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGCHLD, SIGQUIT] { sigaddset(&defaults, signal) }
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(flags))
+    var noSignals = CInterop.SignalSet()
+    _ = system_sigemptyset(&noSignals)
+    _ = system_posix_spawnattr_setsigmask(&attributes, &noSignals)
+    var defaults = CInterop.SignalSet()
+    _ = system_sigemptyset(&defaults)
+    for signal in [_SIGPIPE, _SIGTERM, _SIGINT, _SIGHUP, _SIGCHLD, _SIGQUIT] {
+      _ = system_sigaddset(&defaults, signal)
+    }
+    _ = system_posix_spawnattr_setsigdefault(&attributes, &defaults)
+    _ = system_posix_spawnattr_setflags(&attributes, Int16(flags))
 
     let program = String(decoding: arguments[0], as: UTF8.self)
-    var pid: pid_t = 0
+    var pid: CInterop.ProcessID = 0
     let status = withCStrings(arguments) { argv in
       withCStrings(environmentEntries) { envp in
         arguments[0].contains(UInt8(ascii: "/"))
-          ? posix_spawn(&pid, argv[0]!, &actions, &attributes, argv, envp)
+          ? system_posix_spawn(&pid, argv[0]!, &actions, &attributes, argv, envp)
           : Self.spawnSearchingPath(
             &pid, name: arguments[0], argv, envp, &actions, &attributes,
             path: environmentEntries.first { $0.starts(with: Array("PATH=".utf8)) }
@@ -168,16 +186,16 @@ public final class ChildProcess: Sendable {
   /// `posix_spawnp` searches the parent's `PATH`; the child's is the one that counts.
   /// The candidates are built as bytes: a program's name need not be UTF-8.
   private static func spawnSearchingPath(
-    _ pid: inout pid_t, name: [UInt8], _ argv: [UnsafeMutablePointer<CChar>?],
-    _ envp: [UnsafeMutablePointer<CChar>?], _ actions: inout posix_spawn_file_actions_t,
-    _ attributes: inout posix_spawnattr_t, path: String?
+    _ pid: inout CInterop.ProcessID, name: [UInt8], _ argv: [UnsafeMutablePointer<CChar>?],
+    _ envp: [UnsafeMutablePointer<CChar>?], _ actions: inout CInterop.SpawnFileActions,
+    _ attributes: inout CInterop.SpawnAttributes, path: String?
   ) -> Int32 {
-    var lastError = ENOENT
+    var lastError = _ENOENT
     for directory in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
       let candidate = Array(directory.utf8) + [UInt8(ascii: "/")] + name
       let status = withCString(candidate) { cPath -> Int32 in
-        guard access(cPath, X_OK) == 0 else { return -1 }
-        return posix_spawn(&pid, cPath, &actions, &attributes, argv, envp)
+        guard system_access(cPath, _X_OK) == 0 else { return -1 }
+        return system_posix_spawn(&pid, cPath, &actions, &attributes, argv, envp)
       }
       if status == 0 { return 0 }
       if status > 0 { lastError = status }
@@ -188,7 +206,7 @@ public final class ChildProcess: Sendable {
   /// util-linux's `setpriv`, which sets the parent-death signal and then executes the program in
   /// its place (same pid, same process group): `posix_spawn` cannot set it itself.
   private static let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first { path in
-    withCString(Array(path.utf8)) { access($0, X_OK) } == 0
+    withCString(Array(path.utf8)) { system_access($0, _X_OK) } == 0
   }
 
   /// The argv prefix that makes `program` get SIGKILL when the thread that started it ends (the
@@ -199,7 +217,7 @@ public final class ChildProcess: Sendable {
     guard let setpriv, program.contains(UInt8(ascii: "/")),
       let start = FileSystem.readPrefix(of: program, count: 4),
       start.starts(with: [0x7F, 0x45, 0x4C, 0x46]) || start.starts(with: Array("#!".utf8)),
-      withCString(program, { access($0, X_OK) }) == 0
+      withCString(program, { system_access($0, _X_OK) }) == 0
     else { return nil }
     return [Array(setpriv.utf8), Array("--pdeathsig".utf8), Array("KILL".utf8), Array("--".utf8)]
   }
@@ -207,36 +225,99 @@ public final class ChildProcess: Sendable {
   /// Sends `signal` to the child, or to its whole process group when it leads one.
   public func signal(_ signal: Int32) {
     // Under the lock that reaping takes: once reaped, the pid may name a stranger.
-    reaped.withLock { reaped in
-      guard !reaped else { return }
-      _ = hasOwnProcessGroup ? killpg(pid, signal) : kill(pid, signal)
+    state.withLock { state in
+      guard !state.reaped else { return }
+      _ = hasOwnProcessGroup ? system_killpg(pid, signal) : system_kill(pid, signal)
     }
   }
 
   /// Sends `signal` to the child alone, not to the group it leads.
   public func signalLeader(_ signal: Int32) {
-    reaped.withLock { reaped in
-      guard !reaped else { return }
-      _ = kill(pid, signal)
+    state.withLock { state in
+      guard !state.reaped else { return }
+      _ = system_kill(pid, signal)
     }
   }
 
   /// Waits for the child to end (`waitid` without reaping, then `waitpid` under the lock).
   public func wait() -> Termination {
-    var info = siginfo_t()
-    while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 {
-      if errno != EINTR { break }
+    var info = CInterop.SignalInfo()
+    _ = valueOrErrno { system_waitid(_P_PID, CInterop.WaitID(pid), &info, _WEXITED | _WNOWAIT) }
+    return reap() ?? .exited(127)
+  }
+
+  /// Waits at most `timeout` seconds for the child to end; `nil` when it is still running. The
+  /// end is seen the moment it comes: the wait is on the child's pidfd (`pidfd_open`, `poll`).
+  /// Without pidfds (Linux before 5.3) the child is looked at after pauses that grow from 1 ms
+  /// to 5 ms.
+  public func wait(timeout: Double) -> Termination? {
+    let deadline = MonotonicClock.now + timeout
+    let end = endDescriptor
+    var pause = Self.firstPause
+    while !hasEnded {
+      let left = deadline - MonotonicClock.now
+      if left <= 0 { return nil }
+      // Without a pidfd, or should polling it fail, pauses rather than a spin.
+      if end.flatMap({ try? FileDescriptor.waitReadable([$0], timeout: left) }) == nil {
+        DetachedThread.sleep(seconds: min(pause, left))
+        pause = min(pause * 2, Self.longestPause)
+      }
     }
     return reap() ?? .exited(127)
   }
 
-  /// Waits at most `timeout` seconds for the child to end; `nil` when it is still running.
-  public func wait(timeout: Double) -> Termination? {
+  /// Waits at most `timeout` seconds until `output` is readable (data or its end) or the child
+  /// ends, whichever comes first, and says which came (both may have): the child's pidfd is
+  /// polled with `output`, so that its end is seen at once even while something it started
+  /// keeps `output` open. The child is not collected: until ``wait()`` does, ``signal(_:)``
+  /// still reaches its group. Without pidfds (Linux before 5.3) `output` is polled for pauses
+  /// that grow from 1 ms to 100 ms, the child looked at after each. The corresponding C
+  /// functions are `pidfd_open` and `poll`.
+  /// - Throws: ``SystemError`` when `poll` fails.
+  public func waitUntilEnded(orReadable output: FileDescriptor, timeout: Double) throws(SystemError)
+    -> (readable: Bool, ended: Bool)
+  {
+    if let end = endDescriptor {
+      let ready = try FileDescriptor.waitReadable([output, end], timeout: timeout)
+      return (ready[0], ready[1])
+    }
     let deadline = MonotonicClock.now + timeout
+    var pause = Self.firstPause
     while true {
-      if hasEnded { return reap() ?? .exited(127) }
-      if MonotonicClock.now >= deadline { return nil }
-      usleep(5_000)
+      let left = max(0, deadline - MonotonicClock.now)
+      let readable = try output.waitReadable(timeout: min(pause, left))
+      let ended = hasEnded
+      if readable || ended || left <= pause { return (readable, ended) }
+      pause = min(pause * 2, Self.longestOutputPause)
+    }
+  }
+
+  /// The first pause of a wait without pidfds: most waited-for children end soon.
+  private static let firstPause = 0.001
+  /// The longest pause of ``wait(timeout:)`` without pidfds, as it always paused before them.
+  private static let longestPause = 0.005
+  /// The longest pause of ``waitUntilEnded(orReadable:timeout:)`` without pidfds: what the
+  /// plugin host waited between looks at the program before them.
+  private static let longestOutputPause = 0.1
+
+  /// The child's pidfd, opened on first use; nil without pidfds, or once the child is reaped
+  /// (its end is known then).
+  private var endDescriptor: FileDescriptor? {
+    state.withLock { state -> FileDescriptor? in
+      switch state.endDescriptor {
+      case .open(let descriptor): return descriptor
+      case .unavailable: return nil
+      case .unopened:
+        // Only before reaping: afterwards the pid may name another process.
+        guard !state.reaped else { return nil }
+        guard case .success(let raw) = valueOrErrno({ system_pidfd_open(pid, 0) }) else {
+          state.endDescriptor = .unavailable
+          return nil
+        }
+        let descriptor = FileDescriptor(raw: raw)
+        state.endDescriptor = .open(descriptor)
+        return descriptor
+      }
     }
   }
 
@@ -244,23 +325,22 @@ public final class ChildProcess: Sendable {
   /// (and its process group's) cannot name another process, so ``signal(_:)`` still reaches what
   /// it started in its group.
   public var hasEnded: Bool {
-    while true {
-      var info = siginfo_t()
-      let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
-      if result == -1 && errno == EINTR { continue }
-      // ECHILD: reaped already. si_pid stays 0 while the child runs.
-      return result == -1 || info._sifields._sigchld.si_pid == pid
+    var info = CInterop.SignalInfo()
+    let result = valueOrErrno {
+      system_waitid(_P_PID, CInterop.WaitID(pid), &info, _WEXITED | _WNOHANG | _WNOWAIT)
     }
+    // ECHILD: reaped already. si_pid stays 0 while the child runs.
+    guard case .success = result else { return true }
+    return info._sifields._sigchld.si_pid == pid
   }
 
   /// Collects the ended child's status; from then on ``signal(_:)`` does nothing.
   private func reap() -> Termination? {
-    reaped.withLock { reaped -> Termination? in
+    state.withLock { state -> Termination? in
       var status: Int32 = 0
-      var result: pid_t
-      repeat { result = waitpid(pid, &status, 0) } while result == -1 && errno == EINTR
-      reaped = true
-      guard result == pid else { return nil }
+      let result = valueOrErrno { system_waitpid(pid, &status, 0) }
+      state.reaped = true
+      guard case .success(pid) = result else { return nil }
       // The WIFEXITED family are macros; their definitions are spelt out here.
       let signal = status & 0x7F
       return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
@@ -270,9 +350,9 @@ public final class ChildProcess: Sendable {
   /// The name of a signal, such as `SIGKILL`, for messages.
   public static func signalName(_ signal: Int32) -> String {
     let names: [Int32: String] = [
-      SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGABRT: "SIGABRT",
-      SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV", SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM",
-      SIGTERM: "SIGTERM", SIGBUS: "SIGBUS", SIGTRAP: "SIGTRAP",
+      _SIGHUP: "SIGHUP", _SIGINT: "SIGINT", _SIGQUIT: "SIGQUIT", _SIGILL: "SIGILL", _SIGABRT: "SIGABRT",
+      _SIGFPE: "SIGFPE", _SIGKILL: "SIGKILL", _SIGSEGV: "SIGSEGV", _SIGPIPE: "SIGPIPE", _SIGALRM: "SIGALRM",
+      _SIGTERM: "SIGTERM", _SIGBUS: "SIGBUS", _SIGTRAP: "SIGTRAP",
     ]
     return names[signal] ?? "signal \(signal)"
   }
@@ -280,10 +360,10 @@ public final class ChildProcess: Sendable {
 
 /// Signal numbers, so that callers need not import Glibc.
 public enum Signal {
-  public static let terminate = SIGTERM
-  public static let kill = SIGKILL
-  public static let interrupt = SIGINT
-  public static let hangUp = SIGHUP
+  public static let terminate = _SIGTERM
+  public static let kill = _SIGKILL
+  public static let interrupt = _SIGINT
+  public static let hangUp = _SIGHUP
 }
 
 /// Calls `body` with a NULL-terminated array of C strings made from `strings`.

@@ -1,4 +1,4 @@
-import Glibc
+internal import ShareSyscalls
 
 /// Threads of our own, for work that blocks for a long time (a plugin running, a signal being
 /// waited for): Dispatch's pool is meant for short work and would run out of threads.
@@ -6,9 +6,9 @@ public enum DetachedThread {
   /// Runs `body` on a new thread that nobody joins; the thread ends when `body` returns.
   public static func start(_ body: @escaping @Sendable () -> Void) {
     let box = Unmanaged.passRetained(Body(body)).toOpaque()
-    var thread = pthread_t()
-    let started = pthread_create(
-      &thread, nil,
+    var thread = CInterop.Thread()
+    let started = system_pthread_create(
+      &thread,
       { context in
         let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
         body.run()
@@ -19,14 +19,21 @@ public enum DetachedThread {
       Unmanaged<Body>.fromOpaque(box).takeRetainedValue().run()
       return
     }
-    pthread_detach(thread)
+    _ = system_pthread_detach(thread)
   }
 
-  /// Sleeps the calling thread for `seconds`.
+  /// Sleeps the calling thread for `seconds`; a signal does not cut the sleep short. The
+  /// corresponding C function is `nanosleep`.
   public static func sleep(seconds: Double) {
-    var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
-    var remaining = timespec()
-    while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
+    var request = CInterop.TimeSpec(
+      tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+    var remaining = CInterop.TimeSpec()
+    _ = valueOrErrno {
+      let slept = system_nanosleep(&request, &remaining)
+      // What is left is what an interrupted sleep sleeps when it is made again.
+      if slept == -1 { request = remaining }
+      return slept
+    }
   }
 
   private final class Body: Sendable {
@@ -41,10 +48,10 @@ public struct LocalTime: Sendable, Equatable {
 
   /// The local time at `secondsSince1970` (the time zone from `TZ` or `/etc/localtime`).
   public init(secondsSince1970 seconds: Double) {
-    var time = time_t(seconds.rounded(.down))
-    var parts = tm()
-    tzset()
-    localtime_r(&time, &parts)
+    var time = CInterop.Time(seconds.rounded(.down))
+    var parts = CInterop.CalendarTime()
+    system_tzset()
+    system_localtime_r(&time, &parts)
     year = Int(parts.tm_year) + 1900
     month = Int(parts.tm_mon) + 1
     day = Int(parts.tm_mday)

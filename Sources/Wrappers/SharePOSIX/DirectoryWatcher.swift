@@ -1,4 +1,4 @@
-import Glibc
+internal import ShareSyscalls
 
 /// Watches folders for entries that appear, change or go (inotify).
 public final class DirectoryWatcher {
@@ -7,7 +7,7 @@ public final class DirectoryWatcher {
 
   public init() throws(SystemError) {
     descriptor = FileDescriptor(
-      raw: try check("inotify_init1") { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) })
+      raw: try check("inotify_init1") { system_inotify_init1(_IN_CLOEXEC | _IN_NONBLOCK) })
   }
 
   /// The descriptor to poll, for an ``EventLoop``.
@@ -23,9 +23,9 @@ public final class DirectoryWatcher {
   @discardableResult
   public func watch(_ path: [UInt8]) -> Bool {
     let mask =
-      IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB | IN_DELETE_SELF
-      | IN_MOVE_SELF | IN_ONLYDIR
-    let id = withCString(path) { inotify_add_watch(descriptor.rawValue, $0, UInt32(mask)) }
+      _IN_CREATE | _IN_DELETE | _IN_MOVED_FROM | _IN_MOVED_TO | _IN_CLOSE_WRITE | _IN_ATTRIB | _IN_DELETE_SELF
+      | _IN_MOVE_SELF | _IN_ONLYDIR
+    let id = withCString(path) { system_inotify_add_watch(descriptor.rawValue, $0, mask) }
     guard id >= 0 else { return false }
     watched[id] = path
     return true
@@ -33,7 +33,7 @@ public final class DirectoryWatcher {
 
   /// Stops watching everything, so that a new set can be watched.
   public func removeAll() {
-    for id in watched.keys { inotify_rm_watch(descriptor.rawValue, id) }
+    for id in watched.keys { _ = system_inotify_rm_watch(descriptor.rawValue, id) }
     watched = [:]
   }
 
@@ -45,15 +45,15 @@ public final class DirectoryWatcher {
     var folders: Set<[UInt8]> = []
     while let chunk = try? descriptor.read(upTo: 65536), !chunk.isEmpty {
       var offset = 0
-      let headerSize = MemoryLayout<inotify_event>.size
+      let headerSize = MemoryLayout<CInterop.InotifyEvent>.size
       while offset + headerSize <= chunk.count {
         let (id, mask, length) = chunk.withUnsafeBytes { raw in
-          let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+          let event = raw.loadUnaligned(fromByteOffset: offset, as: CInterop.InotifyEvent.self)
           return (event.wd, event.mask, Int(event.len))
         }
         if let path = watched[id] {
           folders.insert(path)
-        } else if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+        } else if mask & _IN_Q_OVERFLOW != 0 {
           // Events were lost: anything may have changed.
           folders.formUnion(watched.values)
         }

@@ -1,4 +1,4 @@
-import Glibc
+internal import ShareSyscalls
 import Synchronization
 
 /// A `poll` loop run by one thread: descriptors to watch, a waker other threads may use, and a
@@ -16,8 +16,8 @@ public final class EventLoop {
   public init() throws(SystemError) {
     wakePipe = try FileDescriptor.pipe()
     for descriptor in [wakePipe.read, wakePipe.write] {
-      let flags = fcntl(descriptor.rawValue, F_GETFL)
-      _ = fcntl(descriptor.rawValue, F_SETFL, flags | O_NONBLOCK)
+      let flags = system_fcntl(descriptor.rawValue, _F_GETFL)
+      _ = system_fcntl(descriptor.rawValue, _F_SETFL, flags | _O_NONBLOCK)
     }
     waker = Waker(descriptor: wakePipe.write)
   }
@@ -39,14 +39,12 @@ public final class EventLoop {
   /// at most (`nil`: until something happens); `onTimeout` runs when a wait ends with nothing.
   public func run(nextTimeout: () -> Double?, onTimeout: () -> Void, shouldStop: () -> Bool) {
     while !shouldStop() {
-      var descriptors = [pollfd(fd: wakePipe.read.rawValue, events: Int16(POLLIN), revents: 0)]
-      descriptors += watches.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+      var descriptors = [CInterop.PollDescriptor(fd: wakePipe.read.rawValue, events: _POLLIN, revents: 0)]
+      descriptors += watches.map { CInterop.PollDescriptor(fd: $0.descriptor, events: _POLLIN, revents: 0) }
       let timeout = nextTimeout().map { Int32(max(0, min($0 * 1000, 86_400_000)).rounded(.up)) } ?? -1
-      let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
-      if ready < 0 {
-        if errno == EINTR { continue }
-        return
-      }
+      // Interrupted, the wait starts again from the same timeout, as `check` waits everywhere.
+      guard case .success(let ready) = valueOrErrno({ system_poll(&descriptors, descriptors.count, timeout) })
+      else { return }
       if ready == 0 {
         onTimeout()
         continue

@@ -1,5 +1,4 @@
-internal import CPOSIX
-import Glibc
+internal import ShareSyscalls
 import Synchronization
 
 /// An open file descriptor that closes itself. Raw descriptors never leave this module.
@@ -20,20 +19,15 @@ public final class FileDescriptor: Sendable {
   /// Closes the descriptor now; later calls do nothing.
   public func close() {
     raw.withLock { fd in
-      if fd >= 0 { Glibc.close(fd) }
+      if fd >= 0 { _ = system_close(fd) }
       fd = -1
     }
   }
 
   /// Writes all of `bytes`; a reader that went away (`EPIPE`) is an error, never a signal.
   public func write(_ bytes: [UInt8]) throws(SystemError) {
-    let fd = rawValue
-    var offset = 0
-    while offset < bytes.count {
-      let written = try check("write") {
-        bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-      }
-      offset += written
+    if case .failure(let error) = DescriptorIO.writeAll(bytes, to: rawValue) {
+      throw SystemError(call: "write", error)
     }
   }
 
@@ -41,7 +35,9 @@ public final class FileDescriptor: Sendable {
   public func read(upTo limit: Int = 65536) throws(SystemError) -> [UInt8] {
     let fd = rawValue
     var buffer = [UInt8](repeating: 0, count: limit)
-    let count = try check("read") { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, limit) } }
+    let count = try check("read") {
+      buffer.withUnsafeMutableBytes { system_read(fd, $0.baseAddress!, limit) }
+    }
     buffer.removeSubrange(count...)
     return buffer
   }
@@ -49,26 +45,31 @@ public final class FileDescriptor: Sendable {
   /// Waits until the descriptor is readable (data or end of file), at most `timeout` seconds
   /// (`nil`: no limit). Returns whether it is.
   public func waitReadable(timeout: Double?) throws(SystemError) -> Bool {
-    var descriptor = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
+    var descriptor = CInterop.PollDescriptor(fd: rawValue, events: _POLLIN, revents: 0)
     let milliseconds = timeout.map { Int32(max(0, min($0 * 1000, Double(Int32.max)))) } ?? -1
-    let ready = try check("poll") { poll(&descriptor, 1, milliseconds) }
+    let ready = try check("poll") { system_poll(&descriptor, 1, milliseconds) }
     return ready > 0
+  }
+
+  /// Waits until any of `descriptors` is readable, at most `timeout` seconds (`nil`: no limit),
+  /// rounded up to the millisecond so that a wait never ends just before its limit and spins.
+  /// Returns which are readable (or at their end, or failed: a read then says so).
+  static func waitReadable(_ descriptors: [FileDescriptor], timeout: Double?) throws(SystemError) -> [Bool] {
+    var polled = descriptors.map { CInterop.PollDescriptor(fd: $0.rawValue, events: _POLLIN, revents: 0) }
+    let milliseconds = timeout.map { Int32(max(0, min(($0 * 1000).rounded(.up), Double(Int32.max)))) } ?? -1
+    try check("poll") { system_poll(&polled, polled.count, milliseconds) }
+    return polled.map { $0.revents != 0 }
   }
 
   /// Reads until end of file.
   public func readToEnd() throws(SystemError) -> [UInt8] {
-    var result: [UInt8] = []
-    while true {
-      let chunk = try read()
-      if chunk.isEmpty { return result }
-      result += chunk
-    }
+    try DescriptorIO.readToEnd(rawValue).mapError { SystemError(call: "read", $0) }.get()
   }
 
   /// A pipe: (read end, write end), both close-on-exec.
   public static func pipe() throws(SystemError) -> (read: FileDescriptor, write: FileDescriptor) {
     var fds: [Int32] = [0, 0]
-    try check("pipe2") { pipe2(&fds, O_CLOEXEC) }
+    try check("pipe2") { system_pipe2(&fds, _O_CLOEXEC) }
     return (FileDescriptor(raw: fds[0]), FileDescriptor(raw: fds[1]))
   }
 
@@ -76,7 +77,7 @@ public final class FileDescriptor: Sendable {
   public static func openForAppending(_ path: [UInt8]) throws(SystemError) -> FileDescriptor {
     let raw = try withCString(path) { cPath throws(SystemError) in
       try check("open", subject: String(decoding: path, as: UTF8.self)) {
-        open(cPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        system_open(cPath, _O_WRONLY | _O_CREAT | _O_APPEND | _O_CLOEXEC, 0o600)
       }
     }
     return FileDescriptor(raw: raw)
@@ -88,11 +89,13 @@ public final class FileDescriptor: Sendable {
     -> FileDescriptor
   {
     // MFD_CLOEXEC: the child gets it only where it is put, as its standard input.
-    let raw = try check("memfd_create", subject: name) { name.withCString { memfd_create($0, 1) } }
+    let raw = try check("memfd_create", subject: name) {
+      name.withCString { system_memfd_create($0, _MFD_CLOEXEC) }
+    }
     let file = FileDescriptor(raw: raw)
     do throws(SystemError) {
       try file.write(bytes)
-      _ = try check("lseek") { lseek(raw, 0, SEEK_SET) }
+      _ = try check("lseek") { system_lseek(raw, 0, _SEEK_SET) }
     } catch {
       file.close()
       throw error
@@ -102,7 +105,8 @@ public final class FileDescriptor: Sendable {
 
   /// Opens `/dev/null` for reading and writing.
   public static func null() throws(SystemError) -> FileDescriptor {
-    FileDescriptor(raw: try check("open", subject: "/dev/null") { open("/dev/null", O_RDWR | O_CLOEXEC) })
+    FileDescriptor(
+      raw: try check("open", subject: "/dev/null") { system_open("/dev/null", _O_RDWR | _O_CLOEXEC) })
   }
 }
 
@@ -111,7 +115,7 @@ extension FileDescriptor {
   public static func create(_ path: [UInt8], mode: UInt32 = 0o644) throws(SystemError) -> FileDescriptor {
     let raw = try withCString(path) { cPath throws(SystemError) in
       try check("open", subject: String(decoding: path, as: UTF8.self)) {
-        open(cPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        system_open(cPath, _O_WRONLY | _O_CREAT | _O_TRUNC | _O_CLOEXEC, mode)
       }
     }
     return FileDescriptor(raw: raw)

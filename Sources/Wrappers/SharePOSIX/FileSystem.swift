@@ -1,4 +1,4 @@
-import Glibc
+internal import ShareSyscalls
 
 /// What `stat(2)` says about a file, as much as the share services and GIO's detection need.
 public struct FileStatus: Hashable, Sendable {
@@ -33,14 +33,14 @@ public struct FileStatus: Hashable, Sendable {
     }
   }
 
-  init(_ status: stat) {
-    switch status.st_mode & S_IFMT {
-    case S_IFREG: node = .regular
-    case S_IFDIR: node = .directory
-    case S_IFLNK: node = .symbolicLink
-    case S_IFCHR: node = .characterDevice
-    case S_IFBLK: node = .blockDevice
-    case S_IFIFO: node = .fifo
+  init(_ status: CInterop.FileStatus) {
+    switch status.st_mode & _S_IFMT {
+    case _S_IFREG: node = .regular
+    case _S_IFDIR: node = .directory
+    case _S_IFLNK: node = .symbolicLink
+    case _S_IFCHR: node = .characterDevice
+    case _S_IFBLK: node = .blockDevice
+    case _S_IFIFO: node = .fifo
     default: node = .socket
     }
     size = UInt64(max(0, status.st_size))
@@ -55,7 +55,9 @@ extension FileDescriptor {
   /// Opens `path` (any bytes) for reading.
   public static func openForReading(_ path: [UInt8]) throws(SystemError) -> FileDescriptor {
     let raw = try withCString(path) { cPath throws(SystemError) in
-      try check("open", subject: String(decoding: path, as: UTF8.self)) { open(cPath, O_RDONLY | O_CLOEXEC) }
+      try check("open", subject: String(decoding: path, as: UTF8.self)) {
+        system_open(cPath, _O_RDONLY | _O_CLOEXEC)
+      }
     }
     return FileDescriptor(raw: raw)
   }
@@ -65,7 +67,7 @@ extension FileDescriptor {
   public static func createNew(_ path: [UInt8], mode: UInt32 = 0o644) throws(SystemError) -> FileDescriptor {
     let raw = try withCString(path) { cPath throws(SystemError) in
       try check("open", subject: String(decoding: path, as: UTF8.self)) {
-        open(cPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        system_open(cPath, _O_WRONLY | _O_CREAT | _O_EXCL | _O_CLOEXEC, mode)
       }
     }
     return FileDescriptor(raw: raw)
@@ -73,16 +75,16 @@ extension FileDescriptor {
 
   /// The open file's status (`fstat`).
   public func status() throws(SystemError) -> FileStatus {
-    var result = stat()
+    var result = CInterop.FileStatus()
     let fd = rawValue
-    try check("fstat") { fstat(fd, &result) }
+    try check("fstat") { system_fstat(fd, &result) }
     return FileStatus(result)
   }
 
   /// Writes the file's data to the disk before returning (`fsync`).
   public func synchronize() throws(SystemError) {
     let fd = rawValue
-    try check("fsync") { fsync(fd) }
+    try check("fsync") { system_fsync(fd) }
   }
 }
 
@@ -90,10 +92,10 @@ extension FileDescriptor {
 public enum FileSystem {
   /// The status of the file `path` names, following symbolic links (`stat`).
   public static func status(_ path: [UInt8]) throws(SystemError) -> FileStatus {
-    var result = stat()
+    var result = CInterop.FileStatus()
     // The path is not taken into the call's closure: the service stats a thousand files a call,
     // and holding on to each path there cost more than the call itself.
-    if let code = withCString(path, { cPath in failure { stat(cPath, &result) } }) {
+    if let code = withCString(path, { cPath in failure { system_stat(cPath, &result) } }) {
       throw SystemError(call: "stat", errno: code, subject: String(decoding: path, as: UTF8.self))
     }
     return FileStatus(result)
@@ -101,8 +103,8 @@ public enum FileSystem {
 
   /// The status of `path` itself, a symbolic link not followed (`lstat`).
   public static func linkStatus(_ path: [UInt8]) throws(SystemError) -> FileStatus {
-    var status = stat()
-    if let code = withCString(path, { cPath in failure { lstat(cPath, &status) } }) {
+    var status = CInterop.FileStatus()
+    if let code = withCString(path, { cPath in failure { system_lstat(cPath, &status) } }) {
       throw SystemError(call: "lstat", errno: code, subject: String(decoding: path, as: UTF8.self))
     }
     return FileStatus(status)
@@ -113,32 +115,33 @@ public enum FileSystem {
   /// allowed, and never waiting (a file swapped for a FIFO since it was looked at); nil when it
   /// cannot be opened or is no longer a regular file.
   public static func readPrefix(of path: [UInt8], count: Int) -> [UInt8]? {
-    // O_NOATIME, which Glibc's module leaves out (it needs _GNU_SOURCE); the same on every
-    // Linux architecture Swift runs on. It is refused (EPERM) for other users' files.
-    let noAccessTime: Int32 = 0o1000000
-    let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC
+    // O_NOATIME is refused (EPERM) for other users' files.
+    let flags = _O_RDONLY | _O_NONBLOCK | _O_CLOEXEC
     let descriptor: Int32 = withCString(path) { cPath in
-      let first = open(cPath, flags | noAccessTime)
-      return first < 0 && errno == EPERM ? open(cPath, flags) : first
+      switch valueOrErrno({ system_open(cPath, flags | _O_NOATIME) }) {
+      case .success(let descriptor): return descriptor
+      case .failure(let error) where error.rawValue == _EPERM: return system_open(cPath, flags)
+      case .failure: return -1
+      }
     }
     guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var opened = stat()
-    guard fstat(descriptor, &opened) == 0, opened.st_mode & S_IFMT == S_IFREG else { return nil }
+    defer { _ = system_close(descriptor) }
+    var opened = CInterop.FileStatus()
+    guard system_fstat(descriptor, &opened) == 0, opened.st_mode & _S_IFMT == _S_IFREG else { return nil }
     var failed = false
     // Not zeroed first: the reads fill what is kept (64 KiB of `mime.cache` for every `list`).
     let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
       filled = 0
       // A read of a regular file stops short only at its end or for a signal.
       while filled < count {
-        let read = Glibc.read(descriptor, buffer.baseAddress! + filled, count - filled)
-        if read < 0 && errno == EINTR { continue }
-        guard read >= 0 else {
+        let start = filled
+        switch valueOrErrno({ system_read(descriptor, buffer.baseAddress! + start, count - start) }) {
+        case .success(0): return
+        case .success(let read): filled += read
+        case .failure:
           failed = true
           return
         }
-        if read == 0 { break }
-        filled += read
       }
     }
     return failed ? nil : bytes
@@ -149,7 +152,7 @@ public enum FileSystem {
   public static func link(_ existing: [UInt8], as new: [UInt8]) throws(SystemError) {
     try withCString(existing) { from throws(SystemError) in
       try withCString(new) { to throws(SystemError) in
-        _ = try check("link", subject: String(decoding: new, as: UTF8.self)) { Glibc.link(from, to) }
+        _ = try check("link", subject: String(decoding: new, as: UTF8.self)) { system_link(from, to) }
       }
     }
   }
@@ -159,7 +162,7 @@ public enum FileSystem {
     try withCString(source) { from throws(SystemError) in
       try withCString(destination) { to throws(SystemError) in
         _ = try check("rename", subject: String(decoding: destination, as: UTF8.self)) {
-          Glibc.rename(from, to)
+          system_rename(from, to)
         }
       }
     }
@@ -168,19 +171,19 @@ public enum FileSystem {
   /// Removes the name `path` (`unlink`).
   public static func remove(_ path: [UInt8]) throws(SystemError) {
     try withCString(path) { cPath throws(SystemError) in
-      _ = try check("unlink", subject: String(decoding: path, as: UTF8.self)) { unlink(cPath) }
+      _ = try check("unlink", subject: String(decoding: path, as: UTF8.self)) { system_unlink(cPath) }
     }
   }
 }
 
 extension SystemError {
   /// Whether the error is "file exists" (`EEXIST`).
-  public var isAlreadyExists: Bool { errno == EEXIST }
+  public var isAlreadyExists: Bool { errno == _EEXIST }
 
   /// Whether the file system cannot do what was asked (hard links on FAT, some network file
   /// systems), so that another way must be tried.
   public var isUnsupported: Bool {
-    [EPERM, ENOTSUP, EOPNOTSUPP, ENOSYS, EMLINK, EXDEV].contains(errno)
+    [_EPERM, _ENOTSUP, _EOPNOTSUPP, _ENOSYS, _EMLINK, _EXDEV].contains(errno)
   }
 
 }
@@ -192,19 +195,20 @@ extension FileSystem {
   /// `rename`.
   public static func writeAtomically(_ bytes: [UInt8], to path: [UInt8], mode: UInt32) throws(SystemError) {
     let slash = path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? path.startIndex
-    let temporary = Array(path[..<slash]) + Array(".".utf8) + path[slash...] + Array(".\(getpid()).tmp".utf8)
+    let temporary =
+      Array(path[..<slash]) + Array(".".utf8) + path[slash...] + Array(".\(system_getpid()).tmp".utf8)
     let subject = String(decoding: path, as: UTF8.self)
     let raw = try withCString(temporary) { cPath throws(SystemError) in
       try check("open", subject: subject) {
-        open(cPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode)
+        system_open(cPath, _O_WRONLY | _O_CREAT | _O_TRUNC | _O_CLOEXEC | _O_NOFOLLOW, mode)
       }
     }
     let file = FileDescriptor(raw: raw)
     do {
       try file.write(bytes)
       // The umask may have narrowed the mode `open` got; some readers need the x bits.
-      try check("fchmod", subject: subject) { fchmod(raw, mode) }
-      try check("fsync", subject: subject) { fsync(raw) }
+      try check("fchmod", subject: subject) { system_fchmod(raw, mode) }
+      try check("fsync", subject: subject) { system_fsync(raw) }
       file.close()
       try FileSystem.rename(temporary, to: path)
     } catch {
@@ -217,19 +221,19 @@ extension FileSystem {
   /// Runs `body` holding an exclusive `flock` on `path` (created if need be); without a lock
   /// file (a read-only folder) `body` runs unlocked.
   public static func withExclusiveLock<T>(onFile path: [UInt8], _ body: () throws -> T) rethrows -> T {
-    let raw = withCString(path) { open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
+    let raw = withCString(path) { system_open($0, _O_RDWR | _O_CREAT | _O_CLOEXEC, 0o644) }
     guard raw >= 0 else { return try body() }
     let lock = FileDescriptor(raw: raw)
     defer { lock.close() }
-    while flock(raw, LOCK_EX) != 0 && errno == EINTR {}
+    _ = valueOrErrno { system_flock(raw, _LOCK_EX) }
     return try body()
   }
 
   /// Creates the folder `path` with `mode` (`mkdir`); one that exists already is no failure.
   public static func makeDirectory(_ path: [UInt8], mode: UInt32 = 0o755) throws(SystemError) {
     try withCString(path) { cPath throws(SystemError) in
-      guard mkdir(cPath, mode) == 0 || errno == EEXIST else {
-        throw SystemError(call: "mkdir", errno: errno, subject: String(decoding: path, as: UTF8.self))
+      if case .failure(let error) = valueOrErrno({ system_mkdir(cPath, mode) }), error.rawValue != _EEXIST {
+        throw SystemError(call: "mkdir", error, subject: String(decoding: path, as: UTF8.self))
       }
     }
   }
@@ -249,6 +253,6 @@ extension FileSystem {
   /// Removes the folder `path` when it is empty (`rmdir`); returns whether it did.
   @discardableResult
   public static func removeEmptyDirectory(_ path: [UInt8]) -> Bool {
-    withCString(path) { rmdir($0) } == 0
+    withCString(path) { system_rmdir($0) } == 0
   }
 }

@@ -1,4 +1,4 @@
-import Glibc
+internal import ShareSyscalls
 
 // Copying a folder tree and following links by bytes, for `install`: a bundle, or the folder it
 // goes to, whose name is not UTF-8 is copied like any other (FileManager needs text paths).
@@ -13,7 +13,7 @@ extension FileSystem {
   public static func copyTree(_ source: [UInt8], to destination: [UInt8]) throws(SystemError) -> [[UInt8]] {
     let top = try status(source)
     guard top.node == .directory else {
-      throw SystemError(call: "copy", errno: ENOTDIR, subject: String(decoding: source, as: UTF8.self))
+      throw SystemError(call: "copy", errno: _ENOTDIR, subject: String(decoding: source, as: UTF8.self))
     }
     var links: [[UInt8]] = []
     try copyFolder(source, to: destination, permissions: top.permissions, relative: [], links: &links)
@@ -26,10 +26,10 @@ extension FileSystem {
     let subject = String(decoding: destination, as: UTF8.self)
     // Made owner-writable first, so that a read-only folder can be filled; its own bits last.
     try withCString(destination) { cPath throws(SystemError) in
-      _ = try check("mkdir", subject: subject) { mkdir(cPath, 0o700) }
+      _ = try check("mkdir", subject: subject) { system_mkdir(cPath, 0o700) }
     }
     guard let names = entries(ofDirectory: source) else {
-      throw SystemError(call: "opendir", errno: errno, subject: String(decoding: source, as: UTF8.self))
+      throw SystemError(call: "opendir", .current, subject: String(decoding: source, as: UTF8.self))
     }
     for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
       let from = source + [UInt8(ascii: "/")] + name
@@ -43,16 +43,16 @@ extension FileSystem {
         try copyFile(from, to: to, permissions: node.permissions)
       case .symbolicLink:
         guard let target = linkDestination(from) else {
-          throw SystemError(call: "readlink", errno: errno, subject: String(decoding: from, as: UTF8.self))
+          throw SystemError(call: "readlink", .current, subject: String(decoding: from, as: UTF8.self))
         }
         try makeSymbolicLink(at: to, leadingTo: target)
         links.append(path)
       default:
-        throw SystemError(call: "copy", errno: EINVAL, subject: String(decoding: from, as: UTF8.self))
+        throw SystemError(call: "copy", errno: _EINVAL, subject: String(decoding: from, as: UTF8.self))
       }
     }
     try withCString(destination) { cPath throws(SystemError) in
-      _ = try check("chmod", subject: subject) { chmod(cPath, permissions & 0o7777) }
+      _ = try check("chmod", subject: subject) { system_chmod(cPath, permissions & 0o7777) }
     }
   }
 
@@ -70,7 +70,7 @@ extension FileSystem {
     }
     let raw = output.rawValue
     try check("fchmod", subject: String(decoding: destination, as: UTF8.self)) {
-      fchmod(raw, permissions & 0o7777)
+      system_fchmod(raw, permissions & 0o7777)
     }
   }
 
@@ -78,7 +78,9 @@ extension FileSystem {
   public static func makeSymbolicLink(at path: [UInt8], leadingTo target: [UInt8]) throws(SystemError) {
     try withCString(target) { cTarget throws(SystemError) in
       try withCString(path) { cPath throws(SystemError) in
-        _ = try check("symlink", subject: String(decoding: path, as: UTF8.self)) { symlink(cTarget, cPath) }
+        _ = try check("symlink", subject: String(decoding: path, as: UTF8.self)) {
+          system_symlink(cTarget, cPath)
+        }
       }
     }
   }
@@ -86,9 +88,9 @@ extension FileSystem {
   /// The absolute path `path` names, every symbolic link on the way followed and `.` and `..`
   /// taken away (`realpath`); nil when it leads to nothing.
   public static func resolvedPath(_ path: [UInt8]) -> [UInt8]? {
-    guard let resolved = withCString(path, { realpath($0, nil) }) else { return nil }
-    defer { free(resolved) }
-    return Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
+    guard let resolved = withCString(path, { system_realpath($0) }) else { return nil }
+    defer { system_free(resolved) }
+    return cStringBytes(resolved)
   }
 }
 
@@ -96,7 +98,7 @@ extension FileSystem {
   /// Gives the file `path` names (a link followed) the permission bits `mode` (`chmod`).
   public static func changePermissions(of path: [UInt8], to mode: UInt32) throws(SystemError) {
     try withCString(path) { cPath throws(SystemError) in
-      _ = try check("chmod", subject: String(decoding: path, as: UTF8.self)) { chmod(cPath, mode) }
+      _ = try check("chmod", subject: String(decoding: path, as: UTF8.self)) { system_chmod(cPath, mode) }
     }
   }
 }

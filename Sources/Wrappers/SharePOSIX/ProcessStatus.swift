@@ -1,22 +1,24 @@
-import Glibc
+internal import ShareSyscalls
 
 /// Process-wide signal settings.
 public enum ProcessSignals {
   /// Makes a write to a closed pipe an `EPIPE` error instead of a fatal `SIGPIPE`: a plugin that
   /// exits without reading its request must not take the host down with it.
   public static func ignoreBrokenPipes() {
-    signal(SIGPIPE, SIG_IGN)
+    system_signal(_SIGPIPE, _SIG_IGN)
   }
 }
 
 /// Questions about processes by their id.
 public enum ProcessStatus {
   /// This process's id.
-  public static var currentProcess: Int32 { getpid() }
+  public static var currentProcess: Int32 { system_getpid() }
 
   /// Whether a process with this id exists (it may belong to someone else: `EPERM` counts).
   public static func isAlive(_ pid: Int32) -> Bool {
-    pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
+    guard pid > 0 else { return false }
+    if case .failure(let error) = valueOrErrno({ system_kill(pid, 0) }) { return error.rawValue == _EPERM }
+    return true
   }
 
   /// When the process `pid` started, in clock ticks after boot (field 22 of `/proc/PID/stat`);
@@ -33,19 +35,14 @@ public enum CurrentProcess {
   public static var arguments: [[UInt8]] {
     (1..<Int(CommandLine.argc)).map { index in
       guard let argument = CommandLine.unsafeArgv[index] else { return [] }
-      return Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+      return cStringBytes(argument)
     }
   }
 
-  /// This process's environment as `NAME=VALUE` entries, byte for byte and in order.
+  /// This process's environment as `NAME=VALUE` entries, byte for byte and in order. The
+  /// corresponding C variable is `environ`.
   public static var environmentEntries: [[UInt8]] {
-    var entries: [[UInt8]] = []
-    var entry: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = environ
-    while let pointer = entry.pointee {
-      entries.append(Array(UnsafeRawBufferPointer(start: pointer, count: strlen(pointer))))
-      entry += 1
-    }
-    return entries
+    ProcessEnvironment.entries
   }
 
   /// The environment as text, a value that is not UTF-8 repaired as `ProcessInfo.environment`
@@ -55,20 +52,15 @@ public enum CurrentProcess {
     environmentBytes.mapValues { String(decoding: $0, as: UTF8.self) }
   }
 
-  /// Writes `text` to standard error as it is, unbuffered.
+  /// Writes `text` to standard error as it is, unbuffered; a reader that went away loses the
+  /// rest. The corresponding C function is `write`.
   public static func writeToStandardError(_ text: String) {
-    let bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes.withUnsafeBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else { return }
-      offset += written
-    }
+    _ = DescriptorIO.writeAll(Array(text.utf8), to: 2)
   }
 
-  /// Ends the process with `status`, flushing C's buffered streams.
+  /// Ends the process with `status`, flushing C's buffered streams. The corresponding C function
+  /// is `exit`.
   public static func exit(_ status: Int32) -> Never {
-    Glibc.exit(status)
+    system_exit(status)
   }
 }

@@ -1,4 +1,4 @@
-import Glibc
+internal import ShareSyscalls
 
 /// The processes that belong to one request, however they were started: a plugin's helpers may
 /// leave its process group (`setpgid`, `Foundation.Process`) or its session (`setsid`), block
@@ -26,7 +26,7 @@ public enum ProcessTree {
   /// `marker` (a whole `NAME=VALUE` entry), other than this process.
   public static func members(marked marker: [UInt8], descendingFrom root: Int32? = nil) -> [Member] {
     let entries = snapshot()
-    let me = getpid()
+    let me = system_getpid()
     var children: [Int32: [Int32]] = [:]
     for entry in entries.values { children[entry.parent, default: []].append(entry.member.pid) }
     var found = Set<Int32>()
@@ -52,13 +52,13 @@ public enum ProcessTree {
   public static func end(marked marker: [UInt8], descendingFrom root: Int32? = nil, grace: Double) -> Int {
     var signalled = Set<Member>()
     var remaining = members(marked: marker, descendingFrom: root)
-    for member in remaining where send(SIGTERM, to: member) { signalled.insert(member) }
+    for member in remaining where send(_SIGTERM, to: member) { signalled.insert(member) }
     let deadline = MonotonicClock.now + grace
     while !remaining.isEmpty, MonotonicClock.now < deadline {
       DetachedThread.sleep(seconds: 0.02)
       remaining = members(marked: marker, descendingFrom: root)
       // A process started after the first round gets its SIGTERM too.
-      for member in remaining where !signalled.contains(member) && send(SIGTERM, to: member) {
+      for member in remaining where !signalled.contains(member) && send(_SIGTERM, to: member) {
         signalled.insert(member)
       }
     }
@@ -66,7 +66,7 @@ public enum ProcessTree {
     for _ in 0..<20 {
       remaining = members(marked: marker, descendingFrom: root)
       if remaining.isEmpty { break }
-      for member in remaining where send(SIGKILL, to: member) { signalled.insert(member) }
+      for member in remaining where send(_SIGKILL, to: member) { signalled.insert(member) }
       DetachedThread.sleep(seconds: 0.02)
     }
     return signalled.count
@@ -75,7 +75,7 @@ public enum ProcessTree {
   /// Sends `signal` to `member` if its pid still names the same process.
   private static func send(_ signal: Int32, to member: Member) -> Bool {
     guard let entry = read(member.pid), entry.member == member else { return false }
-    return kill(member.pid, signal) == 0
+    return system_kill(member.pid, signal) == 0
   }
 
   /// The process `pid`, with its start time; `nil` when there is none (or `/proc` says nothing).
@@ -88,10 +88,10 @@ public enum ProcessTree {
 
   /// Every process in `/proc`, by pid.
   private static func snapshot() -> [Int32: Entry] {
-    guard let directory = opendir("/proc") else { return [:] }
-    defer { closedir(directory) }
+    guard let directory = system_opendir("/proc") else { return [:] }
+    defer { _ = system_closedir(directory) }
     var entries: [Int32: Entry] = [:]
-    while let item = readdir(directory) {
+    while let item = system_readdir(directory) {
       let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
         String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
       }
@@ -127,15 +127,17 @@ public enum ProcessTree {
   }
 
   static func contents(of path: String, limit: Int) -> [UInt8]? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    let descriptor = system_open(path, _O_RDONLY | _O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
+    defer { _ = system_close(descriptor) }
     var result: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while result.count < limit {
-      let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { break }
+      let read = valueOrErrno {
+        buffer.withUnsafeMutableBytes { system_read(descriptor, $0.baseAddress, $0.count) }
+      }
+      // A process that ends while it is read leaves what was read so far.
+      guard case .success(let count) = read, count > 0 else { break }
       result += buffer[0..<count]
     }
     return result

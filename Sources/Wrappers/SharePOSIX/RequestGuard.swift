@@ -1,5 +1,4 @@
-internal import CPOSIX
-import Glibc
+internal import ShareSyscalls
 
 /// What `xdg-share-guard` does: it stands between a host and one request's program, so that
 /// what the program starts ends with the host even when the host is killed with SIGKILL and can
@@ -19,13 +18,13 @@ public final class RequestGuard {
   /// Sent by the host to the guard alone when a request is cancelled or runs out of time: once
   /// the program ends, the guard ends everything it holds before it reports. Only the guard's
   /// parent is heard.
-  public static let endSignal = SIGUSR1
+  public static let endSignal = _SIGUSR1
   /// Sent by the host after ``endSignal`` when the program completed after all: what it leaves
   /// running is released after all.
-  public static let releaseSignal = SIGUSR2
+  public static let releaseSignal = _SIGUSR2
   /// What the guard asks for when its parent dies. Whoever sends it, the guard acts only when
   /// its parent is gone.
-  static let parentDeathSignal = SIGHUP
+  static let parentDeathSignal = _SIGHUP
   /// How often the guard looks whether its parent is gone, should the signal be missed.
   static let parentCheckInterval = 0.1
 
@@ -56,11 +55,11 @@ public final class RequestGuard {
 
   private let options: Options
   private let program: ChildProcess
-  private var watched: sigset_t
+  private var watched: CInterop.SignalSet
   /// The program's wait status, once reaped.
   private var programStatus: Int32?
 
-  private init(options: Options, program: ChildProcess, watched: sigset_t) {
+  private init(options: Options, program: ChildProcess, watched: CInterop.SignalSet) {
     self.options = options
     self.program = program
     self.watched = watched
@@ -72,26 +71,26 @@ public final class RequestGuard {
   /// - Throws: ``SystemError`` when the program cannot be started (also reported on
   ///   ``Options/reportDescriptor``), or the host is already gone (`ESRCH`).
   public static func start(_ options: Options) throws(SystemError) -> RequestGuard {
-    var watched = sigset_t()
-    sigemptyset(&watched)
-    for signal in [SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGQUIT, endSignal, releaseSignal] {
-      sigaddset(&watched, signal)
+    var watched = CInterop.SignalSet()
+    _ = system_sigemptyset(&watched)
+    for signal in [_SIGCHLD, _SIGTERM, _SIGINT, _SIGHUP, _SIGQUIT, endSignal, releaseSignal] {
+      _ = system_sigaddset(&watched, signal)
     }
-    pthread_sigmask(SIG_BLOCK, &watched, nil)
+    _ = system_pthread_sigmask(_SIG_BLOCK, &watched, nil)
     let report = options.reportDescriptor.flatMap { FileDescriptor.inherited($0) }
     defer { report?.close() }
     func fail(_ error: SystemError) -> SystemError {
       try? report?.write(Array("\(error.errno)\n".utf8))
       return error
     }
-    guard xdg_share_prctl(PR_SET_CHILD_SUBREAPER, 1) == 0 else {
-      throw fail(SystemError(call: "prctl", errno: errno, subject: "PR_SET_CHILD_SUBREAPER"))
+    if case .failure(let error) = valueOrErrno({ system_prctl(_PR_SET_CHILD_SUBREAPER, 1) }) {
+      throw fail(SystemError(call: "prctl", error, subject: "PR_SET_CHILD_SUBREAPER"))
     }
-    guard xdg_share_prctl(PR_SET_PDEATHSIG, UInt(parentDeathSignal)) == 0 else {
-      throw fail(SystemError(call: "prctl", errno: errno, subject: "PR_SET_PDEATHSIG"))
+    if case .failure(let error) = valueOrErrno({ system_prctl(_PR_SET_PDEATHSIG, UInt(parentDeathSignal)) }) {
+      throw fail(SystemError(call: "prctl", error, subject: "PR_SET_PDEATHSIG"))
     }
     // The host may have died before the death signal was asked for; then nothing starts.
-    guard getppid() == options.parent else { throw fail(SystemError(call: "getppid", errno: ESRCH)) }
+    guard system_getppid() == options.parent else { throw fail(SystemError(call: "getppid", errno: _ESRCH)) }
     let program: ChildProcess
     do throws(SystemError) {
       program = try ChildProcess.spawn(
@@ -104,8 +103,8 @@ public final class RequestGuard {
     // The program's standard input and output are its own: the host tells the end of its
     // output from the program's, as it did without a guard.
     if let null = try? FileDescriptor.null() {
-      _ = dup2(null.rawValue, 0)
-      _ = dup2(null.rawValue, 1)
+      _ = system_dup2(null.rawValue, 0)
+      _ = system_dup2(null.rawValue, 1)
     }
     return RequestGuard(options: options, program: program, watched: watched)
   }
@@ -128,23 +127,25 @@ public final class RequestGuard {
   public func superviseToEnd() -> Never {
     var ending = false
     var status: Int32?
-    let group = getpgrp()
+    let group = system_getpgrp()
     while status == nil {
-      var info = siginfo_t()
-      var timeout = timespec(tv_sec: 0, tv_nsec: Int(Self.parentCheckInterval * 1e9))
-      let received = sigtimedwait(&watched, &info, &timeout)
-      if getppid() != options.parent { endRequest() }
-      let fromParent = info._sifields._kill.si_pid == options.parent && info.si_code == SI_USER
+      var info = CInterop.SignalInfo()
+      var timeout = CInterop.TimeSpec(tv_sec: 0, tv_nsec: Int(Self.parentCheckInterval * 1e9))
+      let received = system_sigtimedwait(&watched, &info, &timeout)
+      if system_getppid() != options.parent { endRequest() }
+      let fromParent = info._sifields._kill.si_pid == options.parent && info.si_code == _SI_USER
       // What was received counts even when the program has ended meanwhile: the host's word
       // comes before its SIGTERM, which may end the program at once.
       switch received {
       case Self.endSignal where fromParent: ending = true
       case Self.releaseSignal where fromParent: ending = false
-      case SIGTERM, SIGINT, SIGHUP, SIGQUIT:
+      case _SIGTERM, _SIGINT, _SIGHUP, _SIGQUIT:
         // The host signals the group the guard leads, and so the program with it, unless the
         // program left that group; then it gets the signal from here. Not yet reaped, the
         // program's pid is still its own.
-        if programStatus == nil, getpgid(program.pid) != group { _ = kill(program.pid, received) }
+        if programStatus == nil, system_getpgid(program.pid) != group {
+          _ = system_kill(program.pid, received)
+        }
       default: break
       }
       // Collects the program and whatever ended that the guard adopted; SIGCHLDs merge.
@@ -157,7 +158,7 @@ public final class RequestGuard {
     // exit when something the program started holds its output open).
     ending = hear(within: 0, ending: ending, untilVerdict: false)
     if ending { ending = hear(within: Self.verdictWait, ending: ending, untilVerdict: true) }
-    if getppid() != options.parent || ending { endRequest() }
+    if system_getppid() != options.parent || ending { endRequest() }
     Self.exit(status: status ?? 0)
   }
 
@@ -172,11 +173,11 @@ public final class RequestGuard {
     let deadline = MonotonicClock.now + seconds
     while true {
       let left = max(0, deadline - MonotonicClock.now)
-      var timeout = timespec(tv_sec: Int(left), tv_nsec: Int((left - left.rounded(.down)) * 1e9))
-      var info = siginfo_t()
-      let received = sigtimedwait(&watched, &info, &timeout)
-      if received < 0 || getppid() != options.parent { return ending }
-      guard info._sifields._kill.si_pid == options.parent, info.si_code == SI_USER else { continue }
+      var timeout = CInterop.TimeSpec(tv_sec: Int(left), tv_nsec: Int((left - left.rounded(.down)) * 1e9))
+      var info = CInterop.SignalInfo()
+      let received = system_sigtimedwait(&watched, &info, &timeout)
+      if received < 0 || system_getppid() != options.parent { return ending }
+      guard info._sifields._kill.si_pid == options.parent, info.si_code == _SI_USER else { continue }
       if received == Self.releaseSignal { return false }
       if received == Self.endSignal {
         if untilVerdict { return true }
@@ -188,10 +189,10 @@ public final class RequestGuard {
   /// Ends the program, what descends from the guard and what carries the marker; when the host
   /// is gone, exits.
   private func endRequest() {
-    ProcessTree.end(marked: options.marker, descendingFrom: getpid(), grace: options.grace)
-    if getppid() != options.parent {
+    ProcessTree.end(marked: options.marker, descendingFrom: system_getpid(), grace: options.grace)
+    if system_getppid() != options.parent {
       _ = reapChildren()
-      Glibc.exit(1)
+      system_exit(1)
     }
   }
 
@@ -199,9 +200,9 @@ public final class RequestGuard {
   private func reapChildren() -> Int32? {
     while true {
       var status: Int32 = 0
-      let pid = waitpid(-1, &status, WNOHANG)
-      if pid == -1 && errno == EINTR { continue }
-      guard pid > 0 else { break }
+      guard case .success(let pid) = valueOrErrno({ system_waitpid(-1, &status, _WNOHANG) }), pid > 0 else {
+        break
+      }
       if pid == program.pid { programStatus = status }
     }
     return programStatus
@@ -211,15 +212,15 @@ public final class RequestGuard {
   /// core dump of its own), so that the host tells the two apart as before.
   private static func exit(status: Int32) -> Never {
     let signal = status & 0x7F
-    guard signal != 0 else { Glibc.exit((status >> 8) & 0xFF) }
-    var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
-    _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)
-    Glibc.signal(signal, SIG_DFL)
-    var only = sigset_t()
-    sigemptyset(&only)
-    sigaddset(&only, signal)
-    pthread_sigmask(SIG_UNBLOCK, &only, nil)
-    raise(signal)
-    Glibc.exit(128 + signal)
+    guard signal != 0 else { system_exit((status >> 8) & 0xFF) }
+    var noCore = CInterop.ResourceLimit(rlim_cur: 0, rlim_max: 0)
+    _ = system_setrlimit(_RLIMIT_CORE, &noCore)
+    system_signal(signal, _SIG_DFL)
+    var only = CInterop.SignalSet()
+    _ = system_sigemptyset(&only)
+    _ = system_sigaddset(&only, signal)
+    _ = system_pthread_sigmask(_SIG_UNBLOCK, &only, nil)
+    _ = system_raise(signal)
+    system_exit(128 + signal)
   }
 }

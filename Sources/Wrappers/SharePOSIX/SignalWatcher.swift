@@ -1,4 +1,4 @@
-import Glibc
+internal import ShareSyscalls
 import Synchronization
 
 /// Turns SIGINT, SIGTERM and SIGHUP into a call on a thread of its own, so that a host can stop
@@ -17,16 +17,16 @@ public enum SignalWatcher {
         defer { installed = true }; return installed
       })
     else { return }
-    var signals = sigset_t()
-    sigemptyset(&signals)
-    for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, signal) }
-    pthread_sigmask(SIG_BLOCK, &signals, nil)
+    var signals = CInterop.SignalSet()
+    _ = system_sigemptyset(&signals)
+    for signal in [_SIGINT, _SIGTERM, _SIGHUP] { _ = system_sigaddset(&signals, signal) }
+    _ = system_pthread_sigmask(_SIG_BLOCK, &signals, nil)
     let watched = signals
     DetachedThread.start {
       var set = watched
       while true {
         var received: Int32 = 0
-        guard sigwait(&set, &received) == 0 else { continue }
+        guard system_sigwait(&set, &received) == 0 else { continue }
         if let handler = action.withLock({ $0 }) {
           handler(received)
         } else {
@@ -49,6 +49,6 @@ public enum SignalWatcher {
 
   /// Ends the process as if `signal` had not been caught (exit status 128 + signal).
   public static func exit(dyingOf signal: Int32) -> Never {
-    Glibc.exit(128 + signal)
+    system_exit(128 + signal)
   }
 }

@@ -1,4 +1,4 @@
-import Glibc
+internal import ShareSyscalls
 
 /// A failed system call: which call, on what, and `errno`'s meaning.
 public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -14,8 +14,8 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     self.subject = subject
   }
 
-  /// `strerror(errno)`.
-  public var reason: String { String(cString: strerror(errno)) }
+  /// What the C library says `errno` means. The corresponding C function is `strerror`.
+  public var reason: String { Errno(rawValue: errno).description }
 
   public var description: String {
     (subject.map { "\($0): " } ?? "") + reason
@@ -24,57 +24,52 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A file that is there but is not read: not a regular file, or larger than its reader allows
   /// (`EFBIG`, "File too large", the more common of the two for a settings file).
   public static func notReadable(_ subject: String) -> SystemError {
-    SystemError(call: "read", errno: EFBIG, subject: subject)
+    SystemError(call: "read", errno: _EFBIG, subject: subject)
   }
 
   /// Whether the error is "no such file or directory".
-  public var isNotFound: Bool { errno == ENOENT }
+  public var isNotFound: Bool { errno == _ENOENT }
 
   /// A path that does not lead to a file: nothing there, or a file where a folder should be.
-  public var isNoSuchPath: Bool { errno == ENOENT || errno == ENOTDIR }
+  public var isNoSuchPath: Bool { errno == _ENOENT || errno == _ENOTDIR }
 
   /// Access refused by permissions or policy.
-  public var isPermissionDenied: Bool { errno == EACCES || errno == EPERM }
+  public var isPermissionDenied: Bool { errno == _EACCES || errno == _EPERM }
 }
 
-/// Calls `body` and turns a `-1` result into a ``SystemError`` carrying `errno`; retries on `EINTR`.
-/// `subject` is made only for the error (the service stats a thousand paths in one call).
+/// Calls `body` and turns a `-1` result into a ``SystemError`` carrying `errno`; retries on `EINTR`
+/// (``valueOrErrno(retryOnInterrupt:_:)``). `subject` is made only for the error (the service
+/// stats a thousand paths in one call).
 @discardableResult
-func check<T: BinaryInteger>(
+func check<T: FixedWidthInteger>(
   _ call: String, subject: @autoclosure () -> String? = nil, _ body: () -> T
 ) throws(SystemError) -> T {
-  var result = T.zero
-  if let code = failure(of: { () -> T in
-    result = body()
-    return result
-  }) {
-    throw SystemError(call: call, errno: code, subject: subject())
+  switch valueOrErrno(body) {
+  case .success(let value): return value
+  case .failure(let error): throw SystemError(call: call, errno: error.rawValue, subject: subject())
   }
-  return result
 }
 
-/// Calls `body` until it does not fail with `EINTR`: nil when it did not return `-1`, otherwise
-/// `errno`. ``check(_:subject:_:)`` throws with it; a caller whose error names what the closure
-/// around the call would otherwise have to hold (a path) throws for itself.
-func failure<T: BinaryInteger>(of body: () -> T) -> Int32? {
-  while true {
-    if body() != -1 { return nil }
-    let code = Glibc.errno
-    if code != EINTR { return code }
+/// Calls `body` as ``check(_:subject:_:)`` does: nil when it did not return `-1`, otherwise
+/// `errno`. For a caller whose error names what the closure around the call would otherwise have
+/// to hold (a path): it throws for itself.
+func failure<T: FixedWidthInteger>(of body: () -> T) -> Int32? {
+  guard case .failure(let error) = valueOrErrno(body) else { return nil }
+  return error.rawValue
+}
+
+extension SystemError {
+  /// The error `call` met, as `valueOrErrno` returned it.
+  init(call: String, _ error: Errno, subject: String? = nil) {
+    self.init(call: call, errno: error.rawValue, subject: subject)
   }
 }
 
 /// Calls `body` with a NUL-terminated copy of `bytes`: how a path, which is bytes, reaches a C
-/// function. The one such helper; every wrapper uses it.
+/// function. The one such helper (ShareSyscalls' `withNULTerminated`, which ShareKit uses too);
+/// every wrapper uses it.
 public func withCString<T, E: Error>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws(E) -> T)
   throws(E) -> T
 {
-  // On the stack when it is small: the service looks at a thousand paths in one call.
-  let result: Result<T, E> = withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) {
-    copy in
-    bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(copy).copyMemory(from: $0) }
-    copy[bytes.count] = 0
-    return Result { () throws(E) -> T in try body(copy.baseAddress!) }
-  }
-  return try result.get()
+  try withNULTerminated(bytes, body)
 }

@@ -1,10 +1,10 @@
-import Glibc
+internal import ShareSyscalls
 
 /// Questions about the controlling terminal.
 public enum Terminal {
   /// Whether standard input, output or error (0, 1, 2) is a terminal.
   public static func isTerminal(_ descriptor: Int32) -> Bool {
-    isatty(descriptor) == 1
+    system_isatty(descriptor) == 1
   }
 
   /// Runs `body` with the terminal on `descriptor` not echoing what is typed (a password), and
@@ -12,19 +12,19 @@ public enum Terminal {
   /// between gives the terminal its echo back before the process ends (the termination handler
   /// is this one's meanwhile, and none afterwards).
   public static func withoutEcho<T>(_ descriptor: Int32 = 0, _ body: () throws -> T) rethrows -> T {
-    var saved = termios()
-    guard tcgetattr(descriptor, &saved) == 0 else { return try body() }
+    var saved = CInterop.TerminalAttributes()
+    guard system_tcgetattr(descriptor, &saved) == 0 else { return try body() }
     var quiet = saved
-    quiet.c_lflag &= ~tcflag_t(ECHO)
+    quiet.c_lflag &= ~_ECHO
     let restore = saved
     SignalWatcher.onTermination { signal in
       var restore = restore
-      _ = tcsetattr(descriptor, TCSAFLUSH, &restore)
+      _ = system_tcsetattr(descriptor, _TCSAFLUSH, &restore)
       SignalWatcher.exit(dyingOf: signal)
     }
-    _ = tcsetattr(descriptor, TCSAFLUSH, &quiet)
+    _ = system_tcsetattr(descriptor, _TCSAFLUSH, &quiet)
     defer {
-      _ = tcsetattr(descriptor, TCSAFLUSH, &saved)
+      _ = system_tcsetattr(descriptor, _TCSAFLUSH, &saved)
       SignalWatcher.onTermination(nil)
     }
     return try body()
@@ -32,8 +32,8 @@ public enum Terminal {
 
   /// The terminal's width in columns, when standard error is one.
   public static var columns: Int? {
-    var size = winsize()
-    guard ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    var size = CInterop.WindowSize()
+    guard system_ioctl(2, _TIOCGWINSZ, &size) == 0, size.ws_col > 0 else { return nil }
     return Int(size.ws_col)
   }
 }
@@ -44,17 +44,10 @@ public enum StandardStream: Int32, Sendable {
   case output = 1
   case error = 2
 
-  /// Writes all of `text`; a reader that went away loses the rest, silently.
+  /// Writes all of `text`; a reader that went away loses the rest, silently. The corresponding
+  /// C function is `write`.
   public func write(_ text: String) {
     var text = text
-    text.withUTF8 { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Glibc.write(rawValue, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 && errno == EINTR { continue }
-        guard written > 0 else { return }
-        offset += written
-      }
-    }
+    _ = text.withUTF8 { DescriptorIO.writeAll(UnsafeRawBufferPointer($0), to: rawValue) }
   }
 }
