@@ -9,6 +9,7 @@ let package = Package(
     .executable(name: "xdg-share", targets: ["xdg-share"]),
     .executable(name: "xdg-share-services", targets: ["xdg-share-services"]),
     .executable(name: "xdg-share-guard", targets: ["xdg-share-guard"]),
+    .executable(name: "xdg-share-purpose", targets: ["xdg-share-purpose"]),
     .library(name: "ShareCore", targets: ["ShareCore"]),
     .library(name: "ShareKit", targets: ["ShareKit"]),
   ],
@@ -84,7 +85,14 @@ let package = Package(
     .executableTarget(name: "xdg-share-guard", dependencies: ["SharePOSIX"]),
 
     // File-manager integration: generated Share entries for every file manager.
-    .target(name: "ShareDesktop", dependencies: ["ShareCore", "SharePOSIX"]),
+    .target(name: "ShareDesktop", dependencies: ["ShareCore", "ShareHost", "SharePOSIX"]),
+
+    // KDE applications' Share menus: one Purpose job, shared through ShareHost; its program is
+    // what the Purpose plugins `register` writes run.
+    .target(
+      name: "SharePurpose",
+      dependencies: ["ShareCore", "ShareHost", "SharePOSIX", "ShareGLib", "ShareDBus", "ShareProtocol"]),
+    .executableTarget(name: "xdg-share-purpose", dependencies: ["SharePurpose", "SharePOSIX"]),
 
     // The command line: argument parsing, wording, one file per command.
     .target(

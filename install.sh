@@ -32,12 +32,16 @@ build_packages=(pkg-config binutils libglib2.0-dev libdbus-1-dev libcurl4-openss
 # The tests run real components: a private dbus-daemon and python3-dbus as an outside client,
 # desktop-file-validate, lighttpd as a WebDAV server, xclip under Xvfb, qrencode and zbarimg,
 # real file managers under Xvfb, the share sheet driven through the accessibility bus (AT-SPI), and
-# gnome-keyring as a real Secret Service on the private bus (secret-tool as a second client).
+# gnome-keyring as a real Secret Service on the private bus (secret-tool as a second client), KDE
+# Purpose (Dolphin's Share menu, Okular's) and what builds a small host of its library for the
+# tests (Tests/Tools/purpose-driver).
 test_packages=(dbus-daemon desktop-file-utils python3-dbus python3-gi xvfb xclip qrencode zbar-tools
   gnome-keyring libsecret-tools
   at-spi2-core python3-pyatspi gir1.2-atspi-2.0
   lighttpd lighttpd-mod-webdav xdotool imagemagick tesseract-ocr thunar pcmanfm libfm-modules nemo caja caja-actions
-  nautilus python3-nautilus librsvg2-common dolphin fonts-dejavu-core bash-completion)
+  nautilus python3-nautilus librsvg2-common dolphin fonts-dejavu-core bash-completion
+  libkf5purpose-bin qml-module-org-kde-purpose okular
+  libkf5purpose-dev libkf5kio-dev qtbase5-dev cmake extra-cmake-modules g++)
 ensure_packages() {
   local missing=()
   for package in "$@"; do
@@ -104,6 +108,7 @@ swift build -c release --static-swift-stdlib --product xdg-share
 swift build -c release --static-swift-stdlib --product xdg-share-services
 swift build -c release --static-swift-stdlib --product xdg-share-sheet
 swift build -c release --static-swift-stdlib --product xdg-share-guard
+swift build -c release --static-swift-stdlib --product xdg-share-purpose
 build_dir="$(swift build -c release --static-swift-stdlib --show-bin-path)"
 
 # Each program is copied beside its old self and renamed over it: a running one is never cut.
@@ -122,6 +127,8 @@ install_program "$build_dir/xdg-share-services" "$libexec_dir/xdg-share-services
 install_program "$build_dir/xdg-share-sheet" "$libexec_dir/xdg-share-sheet"
 # What every request's program runs under, so that it ends with its host (docs/reliability.md).
 install_program "$build_dir/xdg-share-guard" "$libexec_dir/xdg-share-guard"
+# KDE applications' Share menus run it, through the Purpose plugins `register` writes.
+install_program "$build_dir/xdg-share-purpose" "$libexec_dir/xdg-share-purpose"
 
 extensions="$data_dir/xdg-share/extensions"
 if [ -d data/extensions ] && compgen -G 'data/extensions/*.shareext' >/dev/null; then

@@ -82,18 +82,25 @@ public enum FileManagerIntegration {
   ///   - catalog: the MIME types rules are translated into.
   /// - Throws: ``IntegrationError/unsuitableExecutable(_:)`` when `executable` is not absolute or
   ///   holds a control character or a backslash, which no Exec line can carry safely everywhere.
+  ///   - purpose: where the Purpose plugins' program is, and what they say; nil writes none.
   public static func render(
-    services: [ShareService], executable: String, catalog: MIMECatalog
+    services: [ShareService], executable: String, catalog: MIMECatalog, purpose: PurposeSetup? = nil
   ) throws(IntegrationError) -> Rendering {
     guard executable.hasPrefix("/"),
       !executable.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" })
     else { throw .unsuitableExecutable(executable) }
     var entries: [MenuEntry] = []
+    var plugins: [PurposeEntry] = []
     var skipped: [SkippedService] = []
     for service in services {
       guard isSafeIdentifier(service.id) else {
         skipped.append(SkippedService(id: service.id, name: service.name, reason: .unsafeIdentifier))
         continue
+      }
+      if let purpose {
+        let plugin = PurposeEntry(
+          service: service, plain: purpose.plainServices[service.id], catalog: catalog)
+        if plugin.coverage != nil || plugin.takesLinks { plugins.append(plugin) }
       }
       guard let coverage = FileCoverage(rule: service.rule, catalog: catalog) else {
         skipped.append(SkippedService(id: service.id, name: service.name, reason: .takesNoFiles))
@@ -101,13 +108,19 @@ public enum FileManagerIntegration {
       }
       entries.append(MenuEntry(service: service, coverage: coverage))
     }
-    var files = DolphinServiceMenus.files(for: entries, executable: executable, catalog: catalog)
+    // Where Dolphin's Share menu is Purpose's, the services are there: service menus only for
+    // folders, which Purpose's menu is never shown for.
+    let inPurpose = purpose?.inDolphin == true
+    var files = DolphinServiceMenus.files(
+      for: inPurpose ? entries.filter(\.coverage.folders) : entries, executable: executable, catalog: catalog,
+      foldersOnly: inPurpose)
     files.append(NautilusExtension.file(executable: executable))
     files += ThunarSendTo.files(for: entries, executable: executable)
     files += NemoActions.files(for: entries, executable: executable, catalog: catalog)
     files += DesktopActions.files(for: entries, executable: executable, catalog: catalog)
     files.append(DBusActivationFile.file(executable: executable))
     files.append(ApplicationEntry.file(for: entries, executable: executable))
+    if let purpose { files += PurposePlugins.files(for: plugins, setup: purpose) }
     return Rendering(files: files, entries: entries, skipped: skipped)
   }
 
@@ -325,7 +338,10 @@ public enum FileManagerIntegration {
     let location = Location(scope: .user, paths: paths)
     guard isRegistered(at: location),
       let manifest = try? Manifest.load(from: location.manifestPath),
-      let rendering = try? render(services: services, executable: manifest.executable, catalog: catalog())
+      let rendering = try? render(
+        services: services, executable: manifest.executable, catalog: catalog(),
+        purpose: purposeSetup(
+          executable: manifest.executable, services: services, paths: paths, software: software))
     else { return nil }
     return
       (try? write(

@@ -17,6 +17,8 @@ public enum FileManagerFamily: String, CaseIterable, Sendable, Codable {
   /// The application entry, `applications/org.xdgshare.Share.desktop`: Share in application
   /// menus and launchers, with an action per service.
   case application
+  /// KDE Purpose's plugins, `kpackage/Purpose/`: every KDE application's Share menu.
+  case purpose
 }
 
 /// One file the integration writes, relative to a data folder (`$XDG_DATA_HOME` or an

@@ -107,6 +107,15 @@ public struct SystemSoftware: InstalledSoftware {
       "/usr/lib/*/caja/extensions-2.0/libcaja-actions-menu.so",
       "/usr/lib64/caja/extensions-2.0/libcaja-actions-menu.so",
     ],
+    // Purpose's Dolphin plugin, which makes Dolphin's Share menu Purpose's.
+    "libkf5purpose-bin": [
+      "/usr/lib/*/qt5/plugins/kf5/kfileitemaction/sharefileitemaction.so",
+      "/usr/lib64/qt5/plugins/kf5/kfileitemaction/sharefileitemaction.so",
+    ],
+    "libkf6purpose-bin": [
+      "/usr/lib/*/qt6/plugins/kf6/kfileitemaction/sharefileitemaction.so",
+      "/usr/lib64/qt6/plugins/kf6/kfileitemaction/sharefileitemaction.so",
+    ],
     "libfm-modules": [
       "/usr/lib/*/libfm/modules/gtk-menu-actions.so", "/usr/lib64/libfm/modules/gtk-menu-actions.so",
     ],

@@ -23,11 +23,13 @@ enum RegisterCommand {
     let location = FileManagerIntegration.Location(scope: system ? .system : .user, paths: context.paths)
     let report: RegistrationReport
     do {
+      let software = SystemSoftware(environment: context.environment)
       let rendering = try FileManagerIntegration.render(
-        services: catalog.offered, executable: executable, catalog: mimeCatalog(types: catalog.types))
+        services: catalog.offered, executable: executable, catalog: mimeCatalog(types: catalog.types),
+        purpose: FileManagerIntegration.purposeSetup(
+          executable: executable, services: catalog.offered, paths: context.paths, software: software))
       report = try FileManagerIntegration.register(
-        rendering, executable: executable, at: location,
-        software: SystemSoftware(environment: context.environment))
+        rendering, executable: executable, at: location, software: software)
     } catch {
       context.output.error(Wording.describe(error))
       return .failure

@@ -75,6 +75,7 @@ extension Wording {
     case .desktopActions: "Caja, PCManFM, PCManFM-Qt"
     case .dbus: "D-Bus"
     case .application: "Application menu"
+    case .purpose: "KDE applications"
     }
   }
 
@@ -86,7 +87,13 @@ extension Wording {
     let sheet = files.contains(where: \.opensPicker) ? "Share… and " : ""
     switch family {
     case .dolphin:
-      return "\(sheet)\(count) service \(count == 1 ? "menu" : "menus") in \(folder), in the Share submenu"
+      // Only folders' menus, where Purpose's Share menu has the files' services.
+      guard first.contents.contains("\nMimeType=inode/directory;\n") else {
+        return "\(sheet)\(count) service \(count == 1 ? "menu" : "menus") in \(folder), in the Share submenu"
+      }
+      return
+        "\(sheet)\(count) service \(count == 1 ? "menu" : "menus") for folders in \(folder), in the Share "
+        + "submenu; for files, Purpose's Share menu"
     case .thunar: return "\(sheet)\(count) Send To \(count == 1 ? "entry" : "entries") in \(folder)"
     case .nemo: return "\(sheet)\(count) \(count == 1 ? "action" : "actions") in \(folder)"
     case .desktopActions:
@@ -94,6 +101,11 @@ extension Wording {
     case .nautilus: return first.path + " (asks the D-Bus service when the menu opens)"
     case .dbus: return first.path
     case .application: return first.path + " (Share, with an action per service)"
+    case .purpose:
+      // Three files a plugin; "Share…" among them. Purpose's Share menu is every KDE
+      // application's, Dolphin's Share submenu included.
+      let plugins = files.filter { !$0.opensPicker && $0.path.hasSuffix("/metadata.json") }.count
+      return "\(plugins) Purpose \(plugins == 1 ? "plugin" : "plugins") in kpackage/Purpose"
     }
   }
 }

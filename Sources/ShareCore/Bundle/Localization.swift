@@ -67,4 +67,42 @@ public enum Localization {
     }
     return [:]
   }
+
+  /// Every localization of a bundle: for each `<language>.lproj/InfoPlist.strings`, its locale as
+  /// Qt and gettext name one (`de`, `pt_BR`, `zh_CN`; older folder names such as `German.lproj`
+  /// as their language) and its strings, sorted by locale. For files that carry every
+  /// translation at once (KDE Purpose's `metadata.json`).
+  package static func allStrings(
+    inBundle bundle: FilePath, files: any BundleFiles
+  ) -> [(locale: String, strings: [String: String])] {
+    var found: [String: [String: String]] = [:]
+    for entry in files.entries(ofDirectory: bundle) ?? [] {
+      let suffix = Array(".lproj".utf8)
+      guard entry.count > suffix.count, entry.suffix(suffix.count).elementsEqual(suffix),
+        let folder = String(validating: entry.dropLast(suffix.count), as: UTF8.self),
+        let locale = locale(ofFolder: folder), found[locale] == nil
+      else { continue }
+      let strings = Self.strings(inBundle: bundle, languages: [folder], files: files)
+      if !strings.isEmpty { found[locale] = strings }
+    }
+    return found.sorted { $0.key < $1.key }.map { (locale: $0.key, strings: $0.value) }
+  }
+
+  /// The locale an `.lproj` folder is for, as Qt names locales; nil for one that is none.
+  static func locale(ofFolder folder: String) -> String? {
+    if let legacy = legacyNames.first(where: { $0.value == folder }) { return legacy.key }
+    switch folder {
+    case "zh-Hans": return "zh_CN"
+    case "zh-Hant": return "zh_TW"
+    case "Base": return nil
+    default: break
+    }
+    let locale = folder.replacing("-", with: "_")
+    let valid = locale.utf8.allSatisfy { byte in
+      (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+        || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+        || byte == UInt8(ascii: "_")
+    }
+    return valid && !locale.isEmpty ? locale : nil
+  }
 }

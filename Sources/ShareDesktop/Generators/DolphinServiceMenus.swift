@@ -13,11 +13,16 @@ enum DolphinServiceMenus {
   static let pickerAction = "picker"
   static let serviceAction = "share"
 
-  static func files(for entries: [MenuEntry], executable: String, catalog: MIMECatalog) -> [GeneratedFile] {
+  /// - Parameter foldersOnly: whether the menus are for folders alone: where Purpose's Dolphin
+  ///   plugin shows the services of files in its own Share menu.
+  static func files(
+    for entries: [MenuEntry], executable: String, catalog: MIMECatalog, foldersOnly: Bool = false
+  ) -> [GeneratedFile] {
     let services = entries.map { entry in
       let coverage = entry.coverage
       let mimeTypes: [String] =
         switch (coverage.allFiles, coverage.folders) {
+        case _ where foldersOnly: [MIMECatalog.folderType]
         case (true, true): ["all/all"]
         case (true, false): ["all/allfiles"]
         case (false, let folders):
@@ -39,7 +44,7 @@ enum DolphinServiceMenus {
         isExecutable: true, family: .dolphin)
     }
     let picker =
-      menuHeader(mimeTypes: ["all/all"], action: pickerAction) + [
+      menuHeader(mimeTypes: foldersOnly ? [MIMECatalog.folderType] : ["all/all"], action: pickerAction) + [
         "",
         "[Desktop Action \(pickerAction)]",
         "Name=" + Picker.label,

@@ -9,6 +9,12 @@ package enum CInterop {
   package typealias ProcessID = pid_t
   /// `struct stat`, what `stat`, `lstat` and `fstat` fill.
   package typealias FileStatus = Glibc.stat
+  /// `struct sockaddr`, what socket calls take the address of any family as.
+  package typealias SocketAddress = sockaddr
+  /// `sa_family_t`: an address's family.
+  package typealias AddressFamily = sa_family_t
+  /// `struct sockaddr_un`: the address of a socket in the file system.
+  package typealias LocalSocketAddress = sockaddr_un
   /// `struct pollfd`: a descriptor `poll` watches and what it found.
   package typealias PollDescriptor = pollfd
   /// `struct timespec`.

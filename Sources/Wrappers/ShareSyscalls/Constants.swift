@@ -5,6 +5,15 @@ import Glibc
 // findable. The underscore keeps them apart from the same names a C module's headers bring
 // (CGLib's, CGtk's): two constants of one name in one file would be ambiguous.
 
+// MARK: socket(2)
+
+/// Sockets in the file system (`AF_UNIX`).
+package var _AF_UNIX: Int32 { AF_UNIX }
+/// A stream socket.
+package var _SOCK_STREAM: Int32 { Int32(SOCK_STREAM.rawValue) }
+/// A socket closed in programs this one starts.
+package var _SOCK_CLOEXEC: Int32 { Int32(SOCK_CLOEXEC.rawValue) }
+
 // MARK: open(2), access(2), lseek(2), fcntl(2), flock(2)
 
 /// Open for reading only.
@@ -197,6 +206,8 @@ package var _EINVAL: Int32 { EINVAL }
 package var _EFBIG: Int32 { EFBIG }
 /// Too many links.
 package var _EMLINK: Int32 { EMLINK }
+/// File name too long.
+package var _ENAMETOOLONG: Int32 { ENAMETOOLONG }
 /// Broken pipe.
 package var _EPIPE: Int32 { EPIPE }
 /// Function not implemented: an older kernel.

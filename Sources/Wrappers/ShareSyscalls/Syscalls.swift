@@ -125,6 +125,37 @@ package func system_inotify_rm_watch(_ descriptor: Int32, _ watch: Int32) -> Int
   inotify_rm_watch(descriptor, watch)
 }
 
+// MARK: Sockets
+
+/// The corresponding C function is `socket`.
+package func system_socket(_ domain: Int32, _ type: Int32, _ protocol: Int32) -> Int32 {
+  socket(domain, type, `protocol`)
+}
+
+/// The corresponding C function is `connect`.
+package func system_connect(
+  _ descriptor: Int32, _ address: UnsafePointer<CInterop.SocketAddress>, _ length: UInt32
+) -> Int32 {
+  connect(descriptor, address, length)
+}
+
+/// The corresponding C function is `bind`.
+package func system_bind(
+  _ descriptor: Int32, _ address: UnsafePointer<CInterop.SocketAddress>, _ length: UInt32
+) -> Int32 {
+  bind(descriptor, address, length)
+}
+
+/// The corresponding C function is `listen`.
+package func system_listen(_ descriptor: Int32, _ backlog: Int32) -> Int32 {
+  listen(descriptor, backlog)
+}
+
+/// The corresponding C function is `accept`.
+package func system_accept(_ descriptor: Int32) -> Int32 {
+  accept(descriptor, nil, nil)
+}
+
 // MARK: Paths
 
 /// The corresponding C function is `stat`.

@@ -1,0 +1,222 @@
+import FoundationEssentials
+import ShareCore
+import ShareDBus
+import ShareGLib
+import ShareHost
+import SharePOSIX
+import ShareProtocol
+
+/// One KDE Purpose job, run by the plugin `register` writes for each service: Dolphin's Share
+/// submenu, Okular's, Gwenview's and Spectacle's Share menus start it. The plugin's
+/// `contents/code/main.run` is a `#!` line naming this program and the service, so the kernel
+/// runs:
+///
+///     xdg-share-purpose SERVICE-ID …/contents/code/main.run --server SOCKET --pluginType T --pluginPath P
+///
+/// (`--picker` for the service instead: the share sheet). It connects to the host's socket
+/// before anything else (a host whose process ends unconnected crashes), reads the job's input,
+/// shares it through ``Share`` as any front end does (the rule again, the compose sheet, the
+/// record, the program under its guard), streams the progress as `percent` and answers how it
+/// ended: `output.url` with the first link the service returned, `error` 1 when cancelled, 100
+/// with the command line's words when it failed.
+public enum PurposeJob {
+  /// The job's command line, as the `#!` line and Purpose make it.
+  struct Arguments: Equatable {
+    /// The service's identifier, or nil for the share sheet (`--picker`).
+    var service: String?
+    var server: [UInt8]
+    var pluginType: String
+  }
+
+  /// Runs the job of `arguments` (after the program's name); returns the exit status, which Purpose
+  /// does not read: the share's, for people running it by hand.
+  public static func run(arguments: [[UInt8]], environment: [String: String]) -> Int32 {
+    guard let parsed = parse(arguments) else {
+      CurrentProcess.writeToStandardError(
+        "usage: xdg-share-purpose SERVICE-ID|--picker [MAIN] --server SOCKET --pluginType Export|ShareUrl"
+          + " [--pluginPath PATH]\n(KDE Purpose starts it: see docs/file-managers.md)\n")
+      return ExitCode.usage.rawValue
+    }
+    let host: FileDescriptor
+    do {
+      host = try UnixSocket.connect(to: parsed.server)
+    } catch {
+      CurrentProcess.writeToStandardError("xdg-share-purpose: \(error.description)\n")
+      return ExitCode.failure.rawValue
+    }
+    defer { host.close() }
+    // A host gone before the answer has nobody to tell.
+    let reply: ([UInt8]) -> Void = { line in _ = try? host.write(line) }
+    let input: [String: PurposeWire.Value]
+    do {
+      input = try PurposeWire.readInput { try host.read(upTo: $0) }
+    } catch let error as PurposeWire.InputError {
+      reply(PurposeWire.error(.failed, error.message))
+      return ExitCode.failure.rawValue
+    } catch {
+      reply(PurposeWire.error(.failed, "cannot read the job's input: \(error)"))
+      return ExitCode.failure.rawValue
+    }
+    let items = Self.items(input["urls"]?.strings ?? [])
+    guard !items.isEmpty else {
+      reply(PurposeWire.error(.failed, Diagnostics.message(for: RuleRejection.empty)))
+      return ExitCode.notAccepted.rawValue
+    }
+    let end: Ended
+    if let service = parsed.service {
+      end = share(items, with: service, environment: environment, reply: reply)
+    } else {
+      end = pick(items, environment: environment)
+    }
+    answer(end, reply: reply)
+    return end.exitCode.rawValue
+  }
+
+  static func parse(_ arguments: [[UInt8]]) -> Arguments? {
+    // The first word names the service (or the sheet); a second is the `#!` file itself.
+    guard let word = arguments.first else { return nil }
+    let first = String(decoding: word, as: UTF8.self)
+    guard !first.isEmpty, first == "--picker" || !first.hasPrefix("-") else { return nil }
+    var server: [UInt8]?
+    var pluginType = "Export"
+    var index = 1
+    while index < arguments.count {
+      let argument = String(decoding: arguments[index], as: UTF8.self)
+      guard argument.hasPrefix("--") else {
+        index += 1
+        continue
+      }
+      guard index + 1 < arguments.count else { return nil }
+      let value = arguments[index + 1]
+      switch argument {
+      case "--server": server = value
+      case "--pluginType": pluginType = String(decoding: value, as: UTF8.self)
+      // `--pluginPath` names the `#!` file again; later Purpose releases may add options.
+      default: break
+      }
+      index += 2
+    }
+    guard let server, !server.isEmpty else { return nil }
+    return Arguments(service: first == "--picker" ? nil : first, server: server, pluginType: pluginType)
+  }
+
+  /// The job's `urls`, as `QUrl::toString()` writes them: local files by their bytes, other
+  /// URLs as links.
+  static func items(_ urls: [String]) -> [ShareItem] {
+    urls.compactMap { url in
+      if let path = FilePath(fileURL: url) { return .file(path) }
+      return ShareItem.isAbsoluteURL(url) ? .webURL(url) : nil
+    }
+  }
+
+  /// Shares `items` with the service `id`, in this process, as `xdg-share --service ID` does.
+  private static func share(
+    _ items: [ShareItem], with id: String, environment: [String: String], reply: ([UInt8]) -> Void
+  ) -> Ended {
+    guard let (service, types) = ServiceCatalog.service(withID: id, environment: environment) else {
+      return Ended(.refused(.noSuchService(id)), service: id)
+    }
+    let accepted: AcceptedSelection
+    do {
+      accepted = try Share.prepare(
+        service, requested: items.map { RequestedItem($0) }, types: types, inspector: GIOFileInspector())
+    } catch {
+      return Ended(.refused(error), service: service.name)
+    }
+    let paths = SearchPaths.system(environment: environment)
+    let share = Share(
+      accepted,
+      compose: ComposeStep(
+        configuration: ConfigurationStore(configHome: paths.configHomeLocation),
+        secrets: KeyringSecretStore(environment: environment)),
+      prompt: ComposePrompts.desktop(environment: environment),
+      history: HistoryStore(stateHome: paths.stateHomeLocation), environment: environment)
+    // The session ending stops the share; a host that kills this process leaves it to the guard.
+    SignalWatcher.onTermination { _ in share.cancel() }
+    defer { SignalWatcher.onTermination(nil) }
+    var lastPercent = -1
+    let end = share.run { event in
+      guard case .progress(let fraction?, _) = event, Int(fraction * 100) != lastPercent else { return }
+      lastPercent = Int(fraction * 100)
+      reply(PurposeWire.percent(fraction))
+    }
+    return Ended(end, service: service.name)
+  }
+
+  /// "Share…": the share sheet for `items`, its end read from its result line.
+  private static func pick(_ items: [ShareItem], environment: [String: String]) -> Ended {
+    guard let program = SheetProgram.locate(environment: environment) else {
+      return Ended(failure: "the share sheet (\(SheetProgram.name)) is not installed beside xdg-share")
+    }
+    let process: ChildProcess
+    do {
+      process = try ChildProcess.spawn(
+        SheetProgram.arguments(program: program, items: items, parent: "", resultDescriptor: 1),
+        environment: environment, standardOutput: .pipe, endsWithParent: true)
+    } catch {
+      return Ended(failure: "cannot start the share sheet \(program): \(error.reason)")
+    }
+    SignalWatcher.onTermination { _ in process.signal(Signal.terminate) }
+    defer { SignalWatcher.onTermination(nil) }
+    let output = (try? process.standardOutput?.readToEnd()) ?? []
+    _ = process.wait()
+    let last = output.split(separator: UInt8(ascii: "\n")).last.map(Array.init) ?? []
+    guard let line = try? JSONDecoder().decode(SheetResultLine.self, from: Data(last)) else {
+      return Ended(failure: "the share sheet ended without an answer")
+    }
+    return Ended(sheet: line)
+  }
+
+  /// How the job ended, as the host is told.
+  struct Ended {
+    var exitCode: ExitCode
+    var response: ShareEnd.Response
+    /// The host's words: the command line's.
+    var text: String
+    /// The first link returned.
+    var link: String?
+
+    init(_ end: ShareEnd, service: String) {
+      exitCode = end.exitCode
+      response = end.response
+      // A service's own cancel says why ("not signed in"): the host shows it only as a failure.
+      if case .finished(.cancelled(let code, let message), _) = end, code != ShareOutcome.userCancelledCode,
+        !message.isEmpty
+      {
+        response = .ended
+      }
+      text = end.sentence(service: service) ?? end.message() ?? ""
+      if case .finished(.completed(let items), _) = end {
+        link = items.flatMap(\.attachments).lazy.compactMap(Self.link).first
+      }
+    }
+
+    init(sheet line: SheetResultLine) {
+      exitCode = ExitCode(rawValue: line.exitStatus) ?? .failure
+      response = ShareEnd.Response(rawValue: line.response) ?? .ended
+      text = line.results.message ?? ""
+      link = (line.results.returnedItems ?? []).lazy.compactMap(Self.link).first
+    }
+
+    init(failure: String) {
+      exitCode = .failure
+      response = .ended
+      text = failure
+    }
+
+    /// A returned link: a web address, not a file (the host would open a saved file in place).
+    static func link(_ attachment: AttachmentPayload) -> String? {
+      guard let url = attachment.url, !attachment.isFile, FilePath(fileURL: url) == nil else { return nil }
+      return url
+    }
+  }
+
+  private static func answer(_ end: Ended, reply: ([UInt8]) -> Void) {
+    switch end.response {
+    case .completed:
+      if let link = end.link { reply(PurposeWire.output(url: link)) }
+    case .cancelled: reply(PurposeWire.error(.cancelled, end.text))
+    case .ended: reply(PurposeWire.error(.failed, end.text))
+    }
+  }
+}
