@@ -128,7 +128,7 @@ let package = Package(
     .testTarget(name: "ShareSecretTests", dependencies: ["ShareSecret", "ShareTestSupport"]),
     .testTarget(name: "ShareServicesTests", dependencies: ["ShareServices", "ShareKit", "ShareTestSupport"]),
     .testTarget(
-      name: "ShareDesktopTests", dependencies: ["ShareDesktop", "ShareCore", "ShareTestSupport"],
+      name: "ShareDesktopTests", dependencies: ["ShareDesktop", "ShareCore", "ShareHost", "ShareTestSupport"],
       exclude: ["Snapshots"]),
     .testTarget(name: "DaemonTests", dependencies: ["ShareTestSupport", "ShareDBus", "SharePOSIX"]),
     .testTarget(
@@ -141,6 +141,8 @@ let package = Package(
     .testTarget(name: "ShareDBusTests", dependencies: ["ShareDBus", "SharePOSIX", "ShareTestSupport"]),
     .testTarget(name: "SharePOSIXTests", dependencies: ["SharePOSIX", "ShareSyscalls", "ShareTestSupport"]),
     .testTarget(name: "ShareProtocolTests", dependencies: ["ShareProtocol"]),
+    .testTarget(
+      name: "SharePurposeTests", dependencies: ["SharePurpose", "ShareCore"], exclude: ["Captures"]),
   ]
 )
 

@@ -51,6 +51,8 @@ public enum PurposeJob {
     do {
       input = try PurposeWire.readInput { try host.read(upTo: $0) }
     } catch let error as PurposeWire.InputError {
+      // What is left unread would make the host's side of the socket fail, the answer unread.
+      drain(host)
       reply(PurposeWire.error(.failed, error.message))
       return ExitCode.failure.rawValue
     } catch {
@@ -70,6 +72,16 @@ public enum PurposeJob {
     }
     answer(end, reply: reply)
     return end.exitCode.rawValue
+  }
+
+  /// Reads what the host sent and has not been read, as long as more comes at once.
+  private static func drain(_ host: FileDescriptor) {
+    var drained = 0
+    while drained < PurposeWire.maximumInput, (try? host.waitReadable(timeout: 0.05)) == true,
+      let chunk = try? host.read(), !chunk.isEmpty
+    {
+      drained += chunk.count
+    }
   }
 
   static func parse(_ arguments: [[UInt8]]) -> Arguments? {

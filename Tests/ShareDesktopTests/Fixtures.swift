@@ -114,6 +114,26 @@ enum Fixture {
     service("-rf", "Dash", rule: .dictionary(DictionaryRule(maxFiles: 1))),
   ]
 
+  /// The Purpose plugins' program, and a translation of one service.
+  static let purpose = PurposeSetup(
+    program: "/usr/libexec/xdg-share/xdg-share-purpose", inDolphin: false,
+    translations: [
+      "org.example.photos": [
+        .init(locale: "de", name: "Fotos", description: "Ein Foto veröffentlichen"),
+        .init(locale: "pt_BR", name: "Fotos", description: nil),
+      ]
+    ])
+
+  /// The hostile service's name in another language, hostile too: quotes, a newline, a control
+  /// character, a line separator and bidi controls.
+  static let hostilePurpose = PurposeSetup(
+    program: "/usr/libexec/xdg-share/xdg-share-purpose", inDolphin: true,
+    translations: [
+      "org.example.hostile": [
+        .init(locale: "de", name: "Bö\"se\n\u{7}\u{2028}\u{202E}txt.exe", description: "\"}, \"X\": [")
+      ]
+    ])
+
   /// All files of a rendering in one text, for a golden file.
   static func transcript(_ files: [GeneratedFile]) -> String {
     files.map { "=== \($0.path) (\($0.isExecutable ? "0755" : "0644"))\n\($0.contents)" }.joined(

@@ -9,7 +9,8 @@ import Testing
 /// and every file read back the way its file manager reads it.
 @Suite struct GeneratorTests {
   let rendering = try! FileManagerIntegration.render(
-    services: Fixture.services, executable: Fixture.executable, catalog: Fixture.catalog)
+    services: Fixture.services, executable: Fixture.executable, catalog: Fixture.catalog,
+    purpose: Fixture.purpose)
 
   @Test(arguments: FileManagerFamily.allCases)
   func matchesItsGoldenFile(_ family: FileManagerFamily) throws {
@@ -18,8 +19,74 @@ import Testing
 
   @Test func hostileNamesAndPathMatchTheirGoldenFile() throws {
     let hostile = try FileManagerIntegration.render(
-      services: Fixture.hostileServices, executable: Fixture.hostileExecutable, catalog: Fixture.catalog)
+      services: Fixture.hostileServices, executable: Fixture.hostileExecutable, catalog: Fixture.catalog,
+      purpose: Fixture.hostilePurpose)
     try Snapshot.assertMatches(Fixture.transcript(hostile.files), named: "hostile")
+    // Every metadata.json reads back as the JSON it says, the names as they were.
+    for file in hostile.files(of: .purpose) where file.path.hasSuffix("metadata.json") {
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(file.contents.utf8)) as? [String: Any], "\(file.path)")
+      let plugin = try #require(object["KPlugin"] as? [String: Any])
+      if file.path.contains("org.example.hostile") {
+        #expect(plugin["Name"] as? String == Fixture.hostileName)
+        #expect(plugin["Name[de]"] as? String == "Bö\"se\n\u{7}\u{2028}\u{202E}txt.exe")
+        #expect(plugin["Description[de]"] as? String == "\"}, \"X\": [")
+      }
+    }
+  }
+
+  /// Where Purpose's Dolphin plugin shows the services of files, Dolphin's own menus are for
+  /// folders only: one Share menu.
+  @Test func withPurposeInDolphinTheServiceMenusAreForFoldersOnly() throws {
+    var setup = Fixture.purpose
+    setup.inDolphin = true
+    let withPurpose = try FileManagerIntegration.render(
+      services: Fixture.services, executable: Fixture.executable, catalog: Fixture.catalog, purpose: setup)
+    try Snapshot.assertMatches(
+      Fixture.transcript(withPurpose.files(of: .dolphin)), named: "dolphin-with-purpose")
+    for file in withPurpose.files(of: .dolphin) {
+      #expect(KeyFile(parsing: file.contents).list("MimeType", in: "Desktop Entry") == ["inode/directory"])
+    }
+    // The rest is as without it.
+    #expect(
+      withPurpose.files.filter { $0.family != .dolphin } == rendering.files.filter { $0.family != .dolphin })
+  }
+
+  @Test func aPurposePluginPerServiceThatTakesFilesOrLinksAndShare() throws {
+    let plugins = rendering.files(of: .purpose).filter { $0.path.hasSuffix("/metadata.json") }.map(\.path)
+    #expect(
+      plugins == [
+        "kpackage/Purpose/xdg-share.picker/metadata.json",
+        "kpackage/Purpose/org.xdgshare.org.example.photos/metadata.json",
+        "kpackage/Purpose/org.xdgshare.org.example.files/metadata.json",
+        "kpackage/Purpose/org.xdgshare.org.signal.share/metadata.json",
+        "kpackage/Purpose/org.xdgshare.org.example.notes/metadata.json",
+        "kpackage/Purpose/org.xdgshare.org.example.pair/metadata.json",
+        "kpackage/Purpose/org.xdgshare.org.example.clips/metadata.json",
+        // Links only: Purpose's ShareUrl.
+        "kpackage/Purpose/org.xdgshare.org.example.text/metadata.json",
+      ])
+    for file in rendering.files(of: .purpose) where !file.path.hasSuffix("metadata.json") {
+      #expect(file.isExecutable)
+      #expect(file.contents.hasPrefix("#!/usr/libexec/xdg-share/xdg-share-purpose "))
+    }
+    func metadata(_ id: String) throws -> [String: Any] {
+      let file = try #require(
+        rendering.files.first { $0.path == "kpackage/Purpose/org.xdgshare.\(id)/metadata.json" })
+      return try #require(try JSONSerialization.jsonObject(with: Data(file.contents.utf8)) as? [String: Any])
+    }
+    #expect(try metadata("org.example.photos")["X-Purpose-PluginTypes"] as? [String] == ["Export"])
+    #expect(
+      try metadata("org.example.photos")["X-Purpose-Constraints"] as? [[String]] == [["mimeType:image/*"]])
+    #expect(try metadata("org.example.text")["X-Purpose-PluginTypes"] as? [String] == ["ShareUrl"])
+    // Signal takes files of any type and links.
+    #expect(try metadata("org.signal.share")["X-Purpose-PluginTypes"] as? [String] == ["Export", "ShareUrl"])
+    #expect(try metadata("org.signal.share")["X-Purpose-Constraints"] == nil)
+    // Several text files, which may be of different types: what Dolphin sends then is allowed.
+    let notes = try #require(try metadata("org.example.notes")["X-Purpose-Constraints"] as? [[String]])
+    #expect(notes.count == 1)
+    #expect(notes.first?.first == "mimeType:text/*")
+    #expect(notes.first?.last == "mimeType:[*]/[*]")
   }
 
   @Test func servicesThatTakeNoFilesOrHaveUnsafeIdentifiersAreSkipped() {
@@ -28,7 +95,10 @@ import Testing
         SkippedService(id: "org.example.text", name: "Text Only", reason: .takesNoFiles),
         SkippedService(id: "org.example/evil", name: "Evil Path", reason: .unsafeIdentifier),
       ])
-    #expect(!rendering.files.contains { $0.path.contains("org.example.text") || $0.path.contains("evil") })
+    #expect(
+      !rendering.files.contains {
+        ($0.family != .purpose && $0.path.contains("org.example.text")) || $0.path.contains("evil")
+      })
     #expect(rendering.entries.map(\.service.id).count == 6)
   }
 
@@ -49,7 +119,8 @@ import Testing
     #expect(rendering.files(of: .nautilus).map(\.path) == ["nautilus-python/extensions/xdg-share.py"])
     #expect(rendering.files(of: .dbus).map(\.path) == ["dbus-1/services/org.xdgshare.Share.service"])
     #expect(rendering.files(of: .application).map(\.path) == ["applications/org.xdgshare.Share.desktop"])
-    #expect(rendering.files.filter(\.isExecutable).map(\.family).allSatisfy { $0 == .dolphin })
+    #expect(
+      rendering.files.filter(\.isExecutable).map(\.family).allSatisfy { [.dolphin, .purpose].contains($0) })
     #expect(Set(rendering.files.map(\.path)).count == rendering.files.count)
   }
 

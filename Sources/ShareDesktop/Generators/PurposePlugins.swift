@@ -82,12 +82,12 @@ enum PurposePlugins {
     var types: [String] = []
     if entry.coverage != nil { types.append("Export") }
     if entry.takesLinks { types.append("ShareUrl") }
-    root.append(("X-Purpose-PluginTypes", .array(types.map(JSONWriter.Value.string))))
     let constraints = entry.constraints
     if !constraints.isEmpty {
       // One element that is an array: Purpose's OR of its members.
       root.append(("X-Purpose-Constraints", .array([.array(constraints.map(JSONWriter.Value.string))])))
     }
+    root.append(("X-Purpose-PluginTypes", .array(types.map(JSONWriter.Value.string))))
     root.append(("X-XDGShare-Service", .string(service.id)))
     return JSONWriter.write(.object(root))
   }
