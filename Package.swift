@@ -128,7 +128,8 @@ let package = Package(
     .testTarget(name: "ShareSecretTests", dependencies: ["ShareSecret", "ShareTestSupport"]),
     .testTarget(name: "ShareServicesTests", dependencies: ["ShareServices", "ShareKit", "ShareTestSupport"]),
     .testTarget(
-      name: "ShareDesktopTests", dependencies: ["ShareDesktop", "ShareCore", "ShareHost", "ShareTestSupport"],
+      name: "ShareDesktopTests",
+      dependencies: ["ShareDesktop", "ShareCore", "ShareHost", "ShareTestSupport"],
       exclude: ["Snapshots"]),
     .testTarget(name: "DaemonTests", dependencies: ["ShareTestSupport", "ShareDBus", "SharePOSIX"]),
     .testTarget(
