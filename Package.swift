@@ -38,7 +38,7 @@ let package = Package(
 
     // The only module that calls libdbus.
     .target(
-      name: "ShareDBus", dependencies: ["CDBus", "ShareCore", "SharePOSIX"],
+      name: "ShareDBus", dependencies: ["CDBus", "SharePOSIX"],
       path: "Sources/Wrappers/ShareDBus"),
 
     // The seam every system call goes through: libc's functions as trampolines, one `EINTR`
@@ -91,14 +91,14 @@ let package = Package(
     // what the Purpose plugins `register` writes run.
     .target(
       name: "SharePurpose",
-      dependencies: ["ShareCore", "ShareHost", "SharePOSIX", "ShareGLib", "ShareDBus", "ShareProtocol"]),
+      dependencies: ["ShareCore", "ShareHost", "SharePOSIX", "ShareGLib", "ShareProtocol"]),
     .executableTarget(name: "xdg-share-purpose", dependencies: ["SharePurpose", "SharePOSIX"]),
 
     // The command line: argument parsing, wording, one file per command.
     .target(
       name: "ShareCommandLine",
       dependencies: [
-        "ShareCore", "ShareGLib", "ShareDBus", "ShareHost", "SharePOSIX", "ShareDesktop",
+        "ShareCore", "ShareGLib", "ShareDBus", "ShareHost", "SharePOSIX", "ShareDesktop", "ShareProtocol",
       ]),
     // The command line does not link the D-Bus service; the executable hands it in for `daemon`.
     .executableTarget(
@@ -121,19 +121,22 @@ let package = Package(
     .target(
       name: "ShareTestSupport", dependencies: ["ShareCore", "SharePOSIX", "ShareFixtures"],
       path: "Tests/ShareTestSupport"),
-    .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "ShareTestSupport"]),
+    .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "SharePOSIX", "ShareTestSupport"]),
     .testTarget(
       name: "ShareGLibTests", dependencies: ["ShareGLib", "ShareCore", "SharePOSIX", "ShareTestSupport"]),
-    .testTarget(name: "ShareKitTests", dependencies: ["ShareKit", "ShareProtocol", "ShareTestSupport"]),
-    .testTarget(name: "ShareSecretTests", dependencies: ["ShareSecret", "ShareTestSupport"]),
-    .testTarget(name: "ShareServicesTests", dependencies: ["ShareServices", "ShareKit", "ShareTestSupport"]),
+    .testTarget(
+      name: "ShareKitTests", dependencies: ["ShareKit", "ShareProtocol", "SharePOSIX", "ShareTestSupport"]),
+    .testTarget(name: "ShareSecretTests", dependencies: ["ShareSecret", "SharePOSIX", "ShareTestSupport"]),
+    .testTarget(
+      name: "ShareServicesTests",
+      dependencies: ["ShareServices", "ShareCore", "ShareCurl", "SharePOSIX", "ShareTestSupport"]),
     .testTarget(
       name: "ShareDesktopTests",
       dependencies: ["ShareDesktop", "ShareCore", "ShareHost", "ShareTestSupport"],
       exclude: ["Snapshots"]),
     .testTarget(name: "DaemonTests", dependencies: ["ShareTestSupport", "ShareDBus", "SharePOSIX"]),
     .testTarget(
-      name: "CommandLineTests", dependencies: ["ShareTestSupport", "SharePOSIX"],
+      name: "CommandLineTests", dependencies: ["ShareTestSupport", "ShareCore", "SharePOSIX"],
       exclude: ["Snapshots"]),
     // In-process tests of the host, the wrappers and the protocol.
     .testTarget(
@@ -176,7 +179,8 @@ package.targets += [
   .executableTarget(name: "Microblog", dependencies: ["ShareKitUI"], path: "examples/Microblog/Sources"),
   // The seeds' extensions ported: ShareByMail's "Share this" sheet (examples/ShareByMail/README.md)
   // and Hoi's list of friends with its companion command (examples/Hoi/README.md).
-  .executableTarget(name: "ShareByMail", dependencies: ["ShareKitUI"], path: "examples/ShareByMail/Sources"),
+  .executableTarget(
+    name: "ShareByMail", dependencies: ["ShareKitUI", "ShareKit"], path: "examples/ShareByMail/Sources"),
   .executableTarget(name: "Hoi", dependencies: ["ShareKitUI"], path: "examples/Hoi/Sources/Hoi"),
   // Hoi's companion: writes the friends list as the app would. ShareKit alone, no GTK.
   .executableTarget(
@@ -193,11 +197,24 @@ package.targets += [
     name: "ComposeSheetTests", dependencies: ["ShareTestSupport", "SharePOSIX"], exclude: ["Driver"]),
 ]
 
-// Strict settings for every target, in one place. Warnings are errors in CI and in the test
-// command (`-Xswiftc -warnings-as-errors`), not here: SwiftPM refuses unsafe flags in a package
-// that is depended on by version, and ShareKit is meant to be.
+// Strict settings for every target, in one place: every upcoming feature of the Swift 7 language
+// mode this toolchain accepts (`swiftc -print-supported-features`), as swift-log enables them.
+// Warnings are errors in CI and in the test command (`-Xswiftc -warnings-as-errors`), not here:
+// SwiftPM refuses unsafe flags in a package that is depended on by version, and ShareKit is
+// meant to be.
 for target in package.targets where [.regular, .executable, .test].contains(target.type) {
   var settings = target.swiftSettings ?? []
+  // SE-0335: `any` before every existential type.
   settings.append(.enableUpcomingFeature("ExistentialAny"))
+  // SE-0444: a member is visible only where its module is imported.
+  settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+  // SE-0409: imports are internal unless marked `public` (or `package`).
+  settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+  // SE-0470: a global actor's conformances are isolated to it where that is inferred.
+  settings.append(.enableUpcomingFeature("InferIsolatedConformances"))
+  // SE-0461: nonisolated async functions run on their caller's actor.
+  settings.append(.enableUpcomingFeature("NonisolatedNonsendingByDefault"))
+  // SE-0481: `weak let` captures.
+  settings.append(.enableUpcomingFeature("ImmutableWeakCaptures"))
   target.swiftSettings = settings
 }

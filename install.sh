@@ -73,6 +73,8 @@ if [ "$mode" = test ]; then
   unset DBUS_SESSION_BUS_ADDRESS DISPLAY WAYLAND_DISPLAY
   say "checking the format"
   swift format lint --strict -r Sources Tests Benchmarks examples Package.swift Fuzz/Targets Fuzz/Package.swift
+  say "checking that every target declares what it imports"
+  Tests/Scripts/check-imports.py
   # Warnings are errors here rather than in Package.swift, which a package depended on by
   # version may not carry (unsafe flags).
   swift build --build-tests -Xswiftc -warnings-as-errors

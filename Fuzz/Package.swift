@@ -40,13 +40,15 @@ let package = Package(
       name: "ShareGLib", dependencies: ["CGLib", "ShareCore", "SharePOSIX", "ShareSyscalls"],
       path: "Modules/ShareGLib"),
     .target(
-      name: "ShareDBus", dependencies: ["CDBus", "ShareCore", "SharePOSIX"], path: "Modules/ShareDBus"),
+      name: "ShareDBus", dependencies: ["CDBus", "SharePOSIX"], path: "Modules/ShareDBus"),
     .target(name: "ShareSecret", dependencies: ["CSecret"], path: "Modules/ShareSecret"),
     .target(
       name: "ShareHost",
       dependencies: ["ShareCore", "ShareProtocol", "SharePOSIX", "ShareGLib", "ShareDBus", "ShareSecret"],
       path: "Modules/ShareHost"),
-    .target(name: "ShareDesktop", dependencies: ["ShareCore", "SharePOSIX"], path: "Modules/ShareDesktop"),
+    .target(
+      name: "ShareDesktop", dependencies: ["ShareCore", "ShareHost", "SharePOSIX"],
+      path: "Modules/ShareDesktop"),
     .target(
       name: "ShareDaemon",
       dependencies: [
@@ -66,6 +68,10 @@ let package = Package(
     }
 )
 
+// The root package's strict settings (its Package.swift says why each one).
 for target in package.targets where target.type != .system {
-  target.swiftSettings = [.enableUpcomingFeature("ExistentialAny")]
+  target.swiftSettings = [
+    "ExistentialAny", "MemberImportVisibility", "InternalImportsByDefault", "InferIsolatedConformances",
+    "NonisolatedNonsendingByDefault", "ImmutableWeakCaptures",
+  ].map { .enableUpcomingFeature($0) }
 }

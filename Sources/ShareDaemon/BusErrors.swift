@@ -1,5 +1,5 @@
-import ShareCore
-import ShareHost
+package import ShareCore
+package import ShareHost
 
 /// Every error the service sends, as data; its D-Bus name and its message are worded here, in one
 /// table, and nowhere else.

@@ -1,5 +1,5 @@
-import ShareCore
-import ShareDBus
+package import ShareCore
+package import ShareDBus
 
 /// Decodes the `aa{sv}` items of `QueryItems`, `Share` and `ShowPicker`, saying exactly what is
 /// wrong.

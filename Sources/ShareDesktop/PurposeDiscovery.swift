@@ -1,4 +1,4 @@
-import ShareCore
+public import ShareCore
 import ShareHost
 import SharePOSIX
 

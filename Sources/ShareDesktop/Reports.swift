@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import FoundationEssentials
 
 /// Why the integration could not do its work at all. (Files that cannot be written are
 /// reported one by one in the reports instead.)

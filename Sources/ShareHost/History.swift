@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import FoundationEssentials
 public import ShareCore
 import SharePOSIX
 public import ShareProtocol

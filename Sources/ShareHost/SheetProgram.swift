@@ -1,5 +1,5 @@
 import FoundationEssentials
-import ShareCore
+public import ShareCore
 
 /// Where the share sheet's program is: `xdg-share-sheet`, which links GTK so that `xdg-share`
 /// and the D-Bus service need not.

@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import FoundationEssentials
 internal import ShareCore
 public import ShareProtocol
 import Synchronization

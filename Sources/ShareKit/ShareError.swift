@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import FoundationEssentials
 
 /// An error a share extension reports to the host: a code and a message for the user.
 ///

@@ -1,4 +1,5 @@
 import Dispatch
+import FoundationEssentials
 import ShareGtk
 import ShareKit
 

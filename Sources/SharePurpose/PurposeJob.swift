@@ -1,6 +1,5 @@
 import FoundationEssentials
 import ShareCore
-import ShareDBus
 import ShareGLib
 import ShareHost
 import SharePOSIX

@@ -1,4 +1,4 @@
-import ShareCore
+public import ShareCore
 
 /// What the top of the picker says is being shared, as Android's share sheet does: a picture or
 /// an icon, a title and a line below it.

@@ -2,7 +2,9 @@ import Dispatch
 import ShareCore
 import ShareGLib
 import ShareGtk
+import ShareHost
 import SharePOSIX
+import Synchronization
 
 /// `xdg-share-sheet`: reads the command line, loads the services on a background thread while
 /// GTK starts, shows the picker, and ends with the outcome's exit status.

@@ -1,4 +1,4 @@
-import ShareCore
+public import ShareCore
 
 /// The command line of `xdg-share-sheet`:
 ///

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import ShareCore
-import ShareHost
-import ShareProtocol
+public import ShareHost
+public import ShareProtocol
 
 /// How a picker run ended: its exit status, and the result line written on `--result-fd N`.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import SharePOSIX
 import ShareTestSupport
 import Testing
 

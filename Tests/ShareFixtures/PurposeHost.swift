@@ -1,5 +1,5 @@
 import Foundation
-import SharePOSIX
+public import SharePOSIX
 
 /// Plays KDE Purpose's side of one job as its `ProcessJob` does (`src/externalprocess/
 /// processjob.cpp`, 5.103): listens on a socket, starts a plugin's `contents/code/main*` with

@@ -18,6 +18,13 @@ import Testing
     "Sources/Wrappers/ShareSyscalls/", "Sources/Wrappers/SharePOSIX/Internals/Syscalls.swift",
   ]
 
+  /// The wrappers whose files read the fields of libc's structs (`stat`'s `st_mode`,
+  /// `timespec`'s `tv_sec`): under MemberImportVisibility a field is visible only where Glibc is
+  /// imported, so they import it; their calls are looked for by name like any other file's.
+  static let structFieldReaders = [
+    "Sources/Wrappers/SharePOSIX/", "Sources/ShareKit/Internal/SystemCalls.swift",
+  ]
+
   /// Calls of libc outside the seam that stay, each with why. Empty: a new entry needs a reason
   /// that holds up in review.
   static let allowed: [(file: String, name: String, reason: String)] = []
@@ -144,8 +151,13 @@ import Testing
     var found: [Offender] = []
     for (index, line) in lines.enumerated() {
       if let module = importedModule(line) {
+        // A type alone (`import enum Glibc.POSIXErrorCode`) brings no function along.
+        if line.range(of: #"import\s+(enum|struct|typealias|class)\s"#, options: .regularExpression) != nil {
+          continue
+        }
         imported.insert(module)
-        if ["Glibc", "Musl", "SwiftGlibc", "CPOSIX", "Darwin"].contains(module) {
+        let structFields = module == "Glibc" && Self.structFieldReaders.contains { file.hasPrefix($0) }
+        if ["Glibc", "Musl", "SwiftGlibc", "CPOSIX", "Darwin"].contains(module), !structFields {
           found.append(Offender(file: file, line: index + 1, what: "imports \(module)"))
         }
       }

@@ -1,4 +1,5 @@
 import Foundation
+import ShareCore
 import Testing
 
 @testable import ShareServices

@@ -1,5 +1,5 @@
-import Foundation
-import Testing
+public import Foundation
+public import Testing
 
 /// Golden files: `Tests/<Target>/Snapshots/<name>.txt`, or any checked-in file.
 ///

@@ -1,4 +1,4 @@
-import ShareCore
+public import ShareCore
 
 /// What the user asked for, parsed from argv.
 public enum Command: Equatable, Sendable {

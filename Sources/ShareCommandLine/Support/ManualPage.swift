@@ -1,3 +1,5 @@
+import ShareHost
+
 /// The manual page xdg-share(1), in roff, made from ``CommandTable`` and the help's own words;
 /// `xdg-share man` prints it and `data/man/xdg-share.1` is its checked-in copy.
 enum ManualPage {

@@ -1,4 +1,5 @@
 import ShareCore
+import ShareHost
 
 /// The help pages, rendered from ``CommandTable``, and every word of command-line error text.
 public enum Usage {

@@ -4,6 +4,9 @@ import ShareHost
 import SharePOSIX
 import ShareProtocol
 
+// POSIXError's code, for its number: the enum alone, none of libc's functions.
+internal import enum Glibc.POSIXErrorCode
+
 /// Wording of what the command line reports at run time (bundle problems: ``Diagnostics``;
 /// command-line errors: ``Usage``).
 enum Wording {

@@ -1,5 +1,8 @@
 import FoundationEssentials
 
+// POSIXError's code, for its number: the enum alone, none of libc's functions.
+internal import enum Glibc.POSIXErrorCode
+
 /// Foundation's words for errors, without Foundation: what `Error.localizedDescription` says.
 ///
 /// ShareKit links FoundationEssentials only, which has no `localizedDescription`, `NSError` or

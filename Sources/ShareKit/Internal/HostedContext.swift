@@ -1,4 +1,4 @@
-import ShareProtocol
+package import ShareProtocol
 
 extension ExtensionContext {
   /// A context for a request the host itself serves, not read from standard input: the compose

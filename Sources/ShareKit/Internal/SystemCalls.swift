@@ -1,4 +1,5 @@
 import FoundationEssentials
+internal import Glibc
 internal import ShareSyscalls
 
 /// The few system calls ShareKit makes, all in this file and ByteSystemCalls.swift.

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import ShareKit
+public import ShareKit
 import SharePOSIX
 
 /// Copy to Clipboard: texts and links as plain text, one image file as image data (`image/png`

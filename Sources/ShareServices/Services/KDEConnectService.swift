@@ -1,6 +1,7 @@
 import FoundationEssentials
 import ShareCore
-import ShareKit
+public import ShareKit
+import SharePOSIX
 
 /// Send via KDE Connect: the shared files, links and texts to a paired phone or computer, with
 /// `kdeconnect-cli`.

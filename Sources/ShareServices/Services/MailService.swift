@@ -1,5 +1,5 @@
 import FoundationEssentials
-import ShareKit
+public import ShareKit
 import SharePOSIX
 
 /// Mail: a new message in the user's mail program, with the shared files attached and the links

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import ShareCore
-import ShareKit
+public import ShareKit
 import SharePOSIX
 
 /// QR Code: one link (with or without a page title beside it) or one short text (at most 1000

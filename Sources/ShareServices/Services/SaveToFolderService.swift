@@ -1,6 +1,6 @@
 import FoundationEssentials
 import ShareCore
-import ShareKit
+public import ShareKit
 import SharePOSIX
 
 /// Save to Folder: copies the shared files into a folder, never replacing a file there; texts

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import ShareCurl
-import ShareKit
+public import ShareKit
 import SharePOSIX
 import Synchronization
 

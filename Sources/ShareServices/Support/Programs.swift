@@ -1,3 +1,4 @@
+import ShareCore
 import ShareKit
 import SharePOSIX
 

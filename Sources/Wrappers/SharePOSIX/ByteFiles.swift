@@ -1,3 +1,4 @@
+internal import Glibc
 internal import ShareSyscalls
 
 // Folders, files and the environment read as bytes: a name that is not UTF-8 is a valid name, and

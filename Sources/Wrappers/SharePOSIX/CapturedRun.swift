@@ -1,3 +1,4 @@
+internal import Glibc
 internal import ShareSyscalls
 
 /// The outcome of running a program to its end with its output captured.

@@ -1,3 +1,4 @@
+internal import Glibc
 internal import ShareSyscalls
 
 /// Threads of our own, for work that blocks for a long time (a plugin running, a signal being

@@ -1,3 +1,4 @@
+internal import Glibc
 internal import ShareSyscalls
 
 /// Watches folders for entries that appear, change or go (inotify).

@@ -1,3 +1,4 @@
+internal import Glibc
 internal import ShareSyscalls
 import Synchronization
 

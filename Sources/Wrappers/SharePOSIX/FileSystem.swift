@@ -1,3 +1,4 @@
+internal import Glibc
 internal import ShareSyscalls
 
 /// What `stat(2)` says about a file, as much as the share services and GIO's detection need.

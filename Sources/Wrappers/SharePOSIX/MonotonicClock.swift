@@ -1,3 +1,4 @@
+internal import Glibc
 internal import ShareSyscalls
 
 /// Monotonic time in seconds, for deadlines that a changed wall clock must not move.

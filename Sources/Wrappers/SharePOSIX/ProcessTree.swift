@@ -1,3 +1,4 @@
+internal import Glibc
 internal import ShareSyscalls
 
 /// The processes that belong to one request, however they were started: a plugin's helpers may

@@ -1,3 +1,4 @@
+internal import Glibc
 internal import ShareSyscalls
 
 /// What `xdg-share-guard` does: it stands between a host and one request's program, so that

@@ -1,3 +1,4 @@
+internal import Glibc
 internal import ShareSyscalls
 
 /// Questions about the controlling terminal.

@@ -1,3 +1,4 @@
+internal import Glibc
 internal import ShareSyscalls
 
 /// Stream sockets in the file system (`AF_UNIX`): how a KDE Purpose host talks to its plugin

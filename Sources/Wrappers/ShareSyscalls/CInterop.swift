@@ -1,4 +1,4 @@
-import Glibc
+package import Glibc
 
 /// The C types the system calls take, under Swift names, so that the modules calling them need
 /// not import Glibc: whoever holds one reads and sets its fields as in C.

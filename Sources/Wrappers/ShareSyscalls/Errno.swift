@@ -1,4 +1,4 @@
-import Glibc
+package import Glibc
 
 /// What a failed system call left in `errno`, as a value that can be thrown, compared and kept:
 /// the one place `errno` is read.
