@@ -117,7 +117,7 @@ let package = Package(
 
     // Fixtures without swift-testing, shared by the tests and the benchmarks: the throw-away
     // desktop, its private bus, bundles. ShareTestSupport re-exports them.
-    .target(name: "ShareFixtures", dependencies: ["SharePOSIX"], path: "Tests/ShareFixtures"),
+    .target(name: "ShareFixtures", dependencies: ["SharePOSIX", "ShareDBus"], path: "Tests/ShareFixtures"),
     .target(
       name: "ShareTestSupport", dependencies: ["ShareCore", "SharePOSIX", "ShareFixtures"],
       path: "Tests/ShareTestSupport"),
@@ -145,6 +145,8 @@ let package = Package(
     .testTarget(name: "ShareDBusTests", dependencies: ["ShareDBus", "SharePOSIX", "ShareTestSupport"]),
     .testTarget(name: "SharePOSIXTests", dependencies: ["SharePOSIX", "ShareSyscalls", "ShareTestSupport"]),
     .testTarget(name: "ShareProtocolTests", dependencies: ["ShareProtocol"]),
+    // The parser and usage in process, row by row of the command table.
+    .testTarget(name: "ShareCommandLineTests", dependencies: ["ShareCommandLine", "ShareCore"]),
     .testTarget(
       name: "SharePurposeTests", dependencies: ["SharePurpose", "ShareCore"], exclude: ["Captures"]),
   ]

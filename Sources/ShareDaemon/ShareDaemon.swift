@@ -83,14 +83,17 @@ public final class ShareDaemon {
     } catch {
       throw .system(error.description)
     }
+    // The folders are watched before the services are read, so that a bundle that arrives
+    // meanwhile is a change to reload for rather than one never seen; and the name is owned
+    // last, so that a caller who sees it owned is answered with every service.
+    watch.watchFolders(of: SearchPaths.system(environment: configuration.environment))
     catalog = ServiceCatalog.desktop(environment: configuration.environment)
     history = HistoryStore(stateHome: catalog.paths.stateHomeLocation)
     queries = QueryAnswers(catalog: catalog, cacheCapacity: configuration.replyCacheCapacity)
     neededBusNames = Set(catalog.registry.services.flatMap(\.requirements.busNames))
     connection.setMessageHandler { [unowned self] message in self.handle(message) }
-    guard (try? connection.requestName(Self.busName)) == .primaryOwner else { throw .nameTaken }
     try? connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'")
-    watch.watchFolders(of: catalog.paths)
+    guard (try? connection.requestName(Self.busName)) == .primaryOwner else { throw .nameTaken }
   }
 
   /// Serves until idle (or the bus goes away); returns the exit status.

@@ -25,7 +25,21 @@ import Testing
     try BundleFixture(id: id, name: name, ruleXML: rule).write(into: desktop.userExtensions)
   }
 
+  /// Whether Purpose's Dolphin plugin is installed, which makes Dolphin's Share menu Purpose's.
+  static let purposeInDolphin = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64"]
+    .contains {
+      FileManager.default.fileExists(atPath: "\($0)/qt5/plugins/kf5/kfileitemaction/sharefileitemaction.so")
+    }
+
+  /// Turns Purpose's Share menu off in Dolphin's settings, as Dolphin's "Configure" dialog does:
+  /// xdg-share then writes service menus of its own, as where Purpose is not installed.
+  func hidePurposeInDolphin() throws {
+    try "[Show]\nsharefileitemaction=false\n".write(
+      toFile: "\(desktop.root)/config/kservicemenurc", atomically: true, encoding: .utf8)
+  }
+
   @Test func registerWritesEveryFileManagersEntriesAndSaysWhatItDid() throws {
+    try hidePurposeInDolphin()
     try install(
       "com.example.photos", name: "Photos",
       rule: BundleFixture.dictionary([
@@ -47,6 +61,7 @@ import Testing
           Caja, PCManFM, PCManFM-Qt: a Share menu with Share… and 1 action in file-manager/actions
           D-Bus: dbus-1/services/org.xdgshare.Share.service
           Application menu: applications/org.xdgshare.Share.desktop (Share, with an action per service)
+          KDE applications: 1 Purpose plugin in kpackage/Purpose
 
         """), "\(result.standardOutput)")
     #expect(
@@ -65,7 +80,39 @@ import Testing
     #expect(mode == 0o755)
   }
 
+  /// Where Purpose's Dolphin plugin is installed, Dolphin's Share menu is Purpose's: the services
+  /// are Purpose plugins there, and service menus are written only for folders, for which
+  /// Purpose offers no Share menu, so that Dolphin shows one Share submenu either way.
+  @Test(.enabled(if: purposeInDolphin, "needs Purpose's Dolphin plugin (Debian: libkf5purpose-bin)"))
+  func withPurposeDolphinsShareMenuIsPurposes() throws {
+    try install(
+      "com.example.photos", name: "Photos",
+      rule: BundleFixture.dictionary([
+        ("NSExtensionActivationSupportsImageWithMaxCount", "<integer>1</integer>")
+      ]))
+    let result = try Tool.run(["register"], on: desktop)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(
+      result.standardOutput.contains(
+        """
+          Dolphin: Share… and 0 service menus for folders in kio/servicemenus, in the Share submenu; for files, Purpose's Share menu
+
+        """), "\(result.standardOutput)")
+    #expect(result.standardOutput.contains("  KDE applications: 1 Purpose plugin in kpackage/Purpose\n"))
+    #expect(
+      !FileManager.default.fileExists(atPath: "\(data)/kio/servicemenus/xdg-share-com.example.photos.desktop")
+    )
+    let metadata = try String(
+      contentsOfFile: "\(data)/kpackage/Purpose/org.xdgshare.com.example.photos/metadata.json",
+      encoding: .utf8)
+    #expect(metadata.contains("\"Export\""))
+    let picker = try String(
+      contentsOfFile: "\(data)/kio/servicemenus/xdg-share.picker.desktop", encoding: .utf8)
+    #expect(picker.contains("\nMimeType=inode/directory;\n"))
+  }
+
   @Test func unregisterRemovesOnlyWhatRegisterWrote() throws {
+    try hidePurposeInDolphin()
     try install(
       "com.example.photos", name: "Ph\"o$to;s %F\\",
       rule: BundleFixture.dictionary([
@@ -80,7 +127,7 @@ import Testing
 
     let result = try Tool.run(["unregister"], on: desktop)
     #expect(result.status == 0, "\(result.standardError)")
-    #expect(result.standardOutput.hasPrefix("Removed 12 files from \(data)\n"), "\(result.standardOutput)")
+    #expect(result.standardOutput.hasPrefix("Removed 18 files from \(data)\n"), "\(result.standardOutput)")
     #expect(
       try String(contentsOfFile: mine, encoding: .utf8) == "[Desktop Entry]\nType=Service\nActions=a;\n")
     let left = try FileManager.default.subpathsOfDirectory(atPath: data).filter {

@@ -177,7 +177,9 @@ import Testing
     return "\(desktop.root)/\(folder):\(desktop.root)/system"
   }
 
-  /// `register` writes into a 64 KiB tmpfs that fills up part of the way through: each file it
+  /// `register` writes into a 128 KiB tmpfs that fills up part of the way through (a tmpfs
+  /// gives each file a page of 4 KiB: one service's files fill about 90 KiB, six services' 230 KiB,
+  /// Purpose's plugins among them): each file it
   /// generates is then either as before or as a successful `register` writes it, and no
   /// temporary file is left. Needs root (or CAP_SYS_ADMIN) to mount; skipped otherwise.
   @Test func registerOnAFullDiskLeavesEveryFileOldOrNew() throws {
@@ -185,10 +187,10 @@ import Testing
     let newServices = try services(6, in: "six")
     var sawFailure = false
     // Free room from none to enough: each run stops at a different file.
-    for slack in stride(from: 0, through: 64, by: 4) {
+    for slack in stride(from: 0, through: 128, by: 8) {
       let data = "\(desktop.root)/full-\(slack)"
       try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
-      guard Self.mount(["/usr/bin/mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", data]) else {
+      guard Self.mount(["/usr/bin/mount", "-t", "tmpfs", "-o", "size=128k", "tmpfs", data]) else {
         // Not root, or no CAP_SYS_ADMIN in this container: the tmpfs cannot be made here.
         print("skipped: cannot mount a tmpfs (needs root)")
         return

@@ -251,11 +251,14 @@ import Testing
       standardError: .null)
     let pidFile = "\(desktop.root)/state/plugin.pid"
     let deadline = Date().addingTimeInterval(10)
-    while !FileManager.default.fileExists(atPath: pidFile), Date() < deadline { usleep(20_000) }
-    usleep(100_000)
+    func pluginPID() -> Int32? {
+      (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap { Int32($0) }
+    }
+    // The plugin has written its pid: it runs, and the host with it.
+    while pluginPID() == nil, Date() < deadline { usleep(20_000) }
+    let pid = try #require(pluginPID())
     host.signal(Signal.interrupt)
     #expect(host.wait() == .exited(3))
-    let pid = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8)))
     let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ")[2]
     #expect(state == nil || state == "Z", "Ctrl-C on the host ends the plugin too")
   }

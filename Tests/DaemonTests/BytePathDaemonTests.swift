@@ -43,23 +43,8 @@ import Testing
       Self.u8(staged), to: extensions + [UInt8(ascii: "/")] + folder + Self.u8(".shareext"))
   }
 
-  func startDaemon() throws -> ChildProcess {
-    let daemon = try ChildProcess.spawn(
-      [Tool.path, "daemon", "--idle-timeout", "0"].map { Array($0.utf8) }, environment: desktop.environment,
-      environmentBytes: ["XDG_DATA_HOME": dataHome, "XDG_STATE_HOME": stateHome], standardInput: .null,
-      standardOutput: .inherit, standardError: .inherit)
-    let client = try BusConnection.connect(address: bus.address)
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline {
-      let call = DBusMessage.methodCall(
-        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-        member: "NameHasOwner")
-      call.append([.string("org.xdgshare.Share")])
-      if try client.call(call).arguments().first == .boolean(true) { return daemon }
-      usleep(10_000)
-    }
-    throw DBusFailure(name: "test", message: "the service did not start")
-  }
+  /// The service's data and state folders, whose names are not UTF-8.
+  var bytePaths: [String: [UInt8]] { ["XDG_DATA_HOME": dataHome, "XDG_STATE_HOME": stateHome] }
 
   func call(_ client: BusConnection, _ member: String, _ arguments: [DBusValue]) throws -> DBusMessage {
     let message = DBusMessage.methodCall(
@@ -81,7 +66,7 @@ import Testing
   }
 
   @Test func listsQueriesAndSharesThroughABundleNotUTF8() throws {
-    let daemon = try startDaemon()
+    let daemon = try desktop.startDaemon(environmentBytes: bytePaths)
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let client = try BusConnection.connect(address: bus.address)
     #expect(ids(try call(client, "ListServices", [])) == ["org.example.cafe"])
@@ -106,7 +91,7 @@ import Testing
   }
 
   @Test func aNewBundleInAFolderNotUTF8IsNoticed() throws {
-    let daemon = try startDaemon()
+    let daemon = try desktop.startDaemon(environmentBytes: bytePaths)
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let client = try BusConnection.connect(address: bus.address)
     try client.addMatch("type='signal',interface='org.xdgshare.Share1',member='ServicesChanged'")

@@ -30,22 +30,6 @@ import Testing
   }
 
   /// Starts the service with `extra` in its environment and waits until it owns its name.
-  func startDaemon(_ extra: [String: String] = [:]) throws -> ChildProcess {
-    let daemon = try ChildProcess.spawn(
-      [Tool.path, "daemon", "--idle-timeout", "0"].map { Array($0.utf8) },
-      environment: desktop.environment.merging(extra) { $1 }, standardInput: .null)
-    let client = try BusConnection.connect(address: bus.address)
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline {
-      let call = DBusMessage.methodCall(
-        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-        member: "NameHasOwner")
-      call.append([.string("org.xdgshare.Share")])
-      if try client.call(call).arguments().first == .boolean(true) { return daemon }
-      usleep(10_000)
-    }
-    throw DBusFailure(name: "test", message: "the service did not start")
-  }
 
   /// Calls `Share` with a text and returns the handle, subscribed to its signals.
   func share(_ client: BusConnection) throws -> String {
@@ -73,7 +57,7 @@ import Testing
   var requestFile: String { "\(desktop.root)/state/request.json" }
 
   @Test func withoutADisplayTheDefaultsAreSent() throws {
-    let daemon = try startDaemon()
+    let daemon = try desktop.startDaemon()
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let client = try BusConnection.connect(address: bus.address)
     let handle = try share(client)
@@ -88,7 +72,7 @@ import Testing
   @Test func thePostedValuesAreSent() throws {
     let sheet = try fakeSheet(
       #"echo '{"compose": {"contentText": "edited", "configuration": {"visibility": "Followers"}}}' >&3"#)
-    let daemon = try startDaemon(sheet)
+    let daemon = try desktop.startDaemon(environment: sheet)
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let client = try BusConnection.connect(address: bus.address)
     let handle = try share(client)
@@ -101,7 +85,7 @@ import Testing
   }
 
   @Test func cancelInTheSheetOrByTheCallerEndsWithCodeOne() throws {
-    let daemon = try startDaemon(try fakeSheet("exit 3"))
+    let daemon = try desktop.startDaemon(environment: try fakeSheet("exit 3"))
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let client = try BusConnection.connect(address: bus.address)
     let handle = try share(client)
@@ -110,9 +94,12 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: requestFile))
 
     // The sheet stays open until the caller cancels the request.
-    _ = try fakeSheet("exec sleep 30")
+    let open = "\(desktop.root)/sheet-open"
+    _ = try fakeSheet("touch '\(open)'\nexec sleep 30")
     let waiting = try share(client)
-    usleep(300_000)
+    let shown = Date().addingTimeInterval(10)
+    while !FileManager.default.fileExists(atPath: open), Date() < shown { usleep(10_000) }
+    #expect(FileManager.default.fileExists(atPath: open), "the sheet did not start")
     let cancel = DBusMessage.methodCall(
       destination: "org.xdgshare.Share", path: waiting, interface: "org.xdgshare.Request1", member: "Cancel")
     _ = try client.call(cancel)

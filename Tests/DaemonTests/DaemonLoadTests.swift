@@ -22,23 +22,6 @@ import Testing
   }
 
   /// Starts the service and waits until it owns its name.
-  func startDaemon() throws -> ChildProcess {
-    let daemon = try ChildProcess.spawn(
-      [Tool.path, "daemon", "--idle-timeout", "0"].map { Array($0.utf8) },
-      environment: desktop.environment, standardInput: .null, standardOutput: .inherit,
-      standardError: .inherit)
-    let client = try BusConnection.connect(address: bus.address)
-    let deadline = Date().addingTimeInterval(20)
-    while Date() < deadline {
-      let ask = DBusMessage.methodCall(
-        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-        member: "NameHasOwner")
-      ask.append([.string("org.xdgshare.Share")])
-      if try client.call(ask).arguments().first == .boolean(true) { return daemon }
-      usleep(10_000)
-    }
-    throw DBusFailure(name: "test", message: "the service did not start")
-  }
 
   static func method(_ member: String, _ arguments: [DBusValue]) -> DBusMessage {
     let message = DBusMessage.methodCall(
@@ -95,7 +78,7 @@ import Testing
 
   @Test func memoryStaysPutUnderAHostileClient() throws {
     for index in 0..<200 { try BundleFixture.generated(index: index).write(into: desktop.userExtensions) }
-    let daemon = try startDaemon()
+    let daemon = try desktop.startDaemon()
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let client = try BusConnection.connect(address: bus.address)
     let file = try desktop.writeFile(named: Array("photo.png".utf8), contents: tinyPNG)
@@ -204,7 +187,7 @@ import Testing
   }
 
   @Test func fiveHundredConcurrentSharesFromFiftyClientsEachRespondOnce() throws {
-    let daemon = try startDaemon()
+    let daemon = try desktop.startDaemon()
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let clients = try (0..<50).map { _ in
       let client = try BusConnection.connect(address: bus.address)

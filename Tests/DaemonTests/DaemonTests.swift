@@ -42,23 +42,6 @@ import Testing
   }
 
   /// Starts the service (not by activation) and waits until it owns its name.
-  func startDaemon(idleTimeout: Double = 0) throws -> ChildProcess {
-    let daemon = try ChildProcess.spawn(
-      [Tool.path, "daemon", "--idle-timeout", String(idleTimeout)].map { Array($0.utf8) },
-      environment: desktop.environment, standardInput: .null, standardOutput: .inherit,
-      standardError: .inherit)
-    let client = try BusConnection.connect(address: bus.address)
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline {
-      let call = DBusMessage.methodCall(
-        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-        member: "NameHasOwner")
-      call.append([.string("org.xdgshare.Share")])
-      if try client.call(call).arguments().first == .boolean(true) { return daemon }
-      usleep(10_000)
-    }
-    throw DBusFailure(name: "test", message: "the service did not start")
-  }
 
   func call(_ client: BusConnection, _ member: String, _ arguments: [DBusValue]) throws -> DBusMessage {
     let message = DBusMessage.methodCall(
@@ -82,7 +65,7 @@ import Testing
   }
 
   @Test func listAndQueryAnswerLikeTheCommandLine() throws {
-    let daemon = try startDaemon()
+    let daemon = try desktop.startDaemon()
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let client = try BusConnection.connect(address: bus.address)
     let listed = try call(client, "ListServices", [])
@@ -121,7 +104,7 @@ import Testing
   }
 
   @Test func queryItemsTrustsAGivenTypeAndDetectsAgainWhenTheFileChanges() throws {
-    let daemon = try startDaemon()
+    let daemon = try desktop.startDaemon()
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let client = try BusConnection.connect(address: bus.address)
     let missing = Array((desktop.root + "/no-such-photo").utf8)
@@ -169,7 +152,7 @@ import Testing
   @Test func runsOfOneTypeAreAnsweredByTheirLength() throws {
     // Answers are kept by what rules see, runs of equal attachments counted: five images are not
     // one, and no type a caller makes up (any character but NUL) passes for a run's count.
-    let daemon = try startDaemon()
+    let daemon = try desktop.startDaemon()
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let client = try BusConnection.connect(address: bus.address)
     func query(_ types: [String]) throws -> [String] {
@@ -186,7 +169,7 @@ import Testing
   }
 
   @Test func fieldsCutEachDictionaryDownToTheKeysAskedFor() throws {
-    let daemon = try startDaemon()
+    let daemon = try desktop.startDaemon()
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let client = try BusConnection.connect(address: bus.address)
     let text = Self.items([[("text", .string("hi"))]])
@@ -207,7 +190,7 @@ import Testing
   }
 
   @Test func wrongArgumentsGetNamedErrorsAndTheServiceStillAnswers() throws {
-    let daemon = try startDaemon()
+    let daemon = try desktop.startDaemon()
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let client = try BusConnection.connect(address: bus.address)
     let cases: [(String, [DBusValue], String, String)] = [
@@ -288,7 +271,7 @@ import Testing
   }
 
   @Test func shareRunsThePluginOnceAndRespondsOnce() throws {
-    let daemon = try startDaemon()
+    let daemon = try desktop.startDaemon()
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let client = try BusConnection.connect(address: bus.address)
     let sender = client.uniqueName.dropFirst().replacingOccurrences(of: ".", with: "_")
@@ -339,7 +322,7 @@ import Testing
   }
 
   @Test func cancelEndsARequestWithCodeOne() throws {
-    let daemon = try startDaemon()
+    let daemon = try desktop.startDaemon()
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let client = try BusConnection.connect(address: bus.address)
     let handle = try startSlowShare(client)
@@ -356,7 +339,7 @@ import Testing
   }
 
   @Test func terminatingTheServiceEndsItsSharesWithAResponse() throws {
-    let daemon = try startDaemon()
+    let daemon = try desktop.startDaemon()
     let client = try BusConnection.connect(address: bus.address)
     let handle = try startSlowShare(client)
     daemon.signal(Signal.terminate)
@@ -374,7 +357,7 @@ import Testing
       id: "com.example.stubborn", name: "Stubborn", ruleXML: BundleFixture.predicate("TRUEPREDICATE"),
       program: "#!/bin/sh\ncat > /dev/null\n" + helpers.script + "\nexec sleep 60\n"
     ).write(into: desktop.userExtensions)
-    let daemon = try startDaemon()
+    let daemon = try desktop.startDaemon()
     let client = try BusConnection.connect(address: bus.address)
     _ = try call(
       client, "Share",
@@ -388,7 +371,7 @@ import Testing
   }
 
   @Test func fiftyConcurrentSharesEachRespondOnce() throws {
-    let daemon = try startDaemon()
+    let daemon = try desktop.startDaemon()
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let client = try BusConnection.connect(address: bus.address)
     try client.addMatch("type='signal',interface='org.xdgshare.Request1',member='Response'")
@@ -414,7 +397,7 @@ import Testing
   }
 
   @Test func newBundleIsVisibleWithinASecond() throws {
-    let daemon = try startDaemon()
+    let daemon = try desktop.startDaemon()
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let client = try BusConnection.connect(address: bus.address)
     try client.addMatch("type='signal',interface='org.xdgshare.Share1',member='ServicesChanged'")
@@ -437,30 +420,40 @@ import Testing
     #expect(!ids(try call(client, "ListServices", [])).contains("com.example.late"))
   }
 
+  /// A bundle copied in file by file (the folder, then its program, then its Info.plist) is
+  /// listed once complete. Each step is made to end in a reload the test can see: a marker
+  /// bundle comes or goes with it, and `ServicesChanged` says the service reloaded after it.
   @Test func aBundleCopiedFileByFileIsSeenWhenComplete() throws {
-    let daemon = try startDaemon()
+    let daemon = try desktop.startDaemon()
     defer {
       daemon.signal(Signal.terminate)
       _ = daemon.wait()
     }
     let client = try BusConnection.connect(address: bus.address)
+    try client.addMatch("type='signal',interface='org.xdgshare.Share1',member='ServicesChanged'")
+    func reloaded() -> Bool { client.waitForMessage(timeout: 10) { $0.member == "ServicesChanged" } != nil }
     let staged = try BundleFixture(
       id: "com.example.slowcopy", name: "Slow", ruleXML: BundleFixture.predicate("TRUEPREDICATE")
     )
     .write(into: desktop.root + "/staging")
+    let marker = BundleFixture(
+      id: "com.example.marker", name: "Marker", ruleXML: BundleFixture.predicate("TRUEPREDICATE"))
     let target = desktop.userExtensions + "/slowcopy.shareext"
+
+    // The empty folder is seen first (the marker's arrival shows the reload ran after it)…
     try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
-    usleep(120_000)  // past the quiet period: the empty folder is seen first
+    let markerPath = try marker.write(into: desktop.userExtensions)
+    #expect(reloaded())
+    #expect(ids(try call(client, "ListServices", [])).contains("com.example.marker"))
+    // …then the folder with its program alone (the marker's going shows that reload)…
     try FileManager.default.copyItem(atPath: staged + "/share", toPath: target + "/share")
-    usleep(120_000)
+    try FileManager.default.removeItem(atPath: markerPath)
+    #expect(reloaded())
+    #expect(!ids(try call(client, "ListServices", [])).contains("com.example.slowcopy"))
+    // …and the Info.plist written into the folder last is noticed, since the folder is watched.
     try FileManager.default.copyItem(atPath: staged + "/Info.plist", toPath: target + "/Info.plist")
-    let deadline = Date().addingTimeInterval(1)
-    var listed = false
-    while !listed, Date() < deadline {
-      listed = ids(try call(client, "ListServices", [])).contains("com.example.slowcopy")
-      if !listed { usleep(20_000) }
-    }
-    #expect(listed)
+    #expect(reloaded())
+    #expect(ids(try call(client, "ListServices", [])).contains("com.example.slowcopy"))
   }
 
   @Test func idleExitAndActivationOnDemand() throws {
@@ -475,22 +468,19 @@ import Testing
     let client = try BusConnection.connect(address: bus.address)
     // The first call starts the service by activation.
     #expect(ids(try call(client, "ListServices", [])).count == 2)
-    func owned() throws -> Bool {
-      let ask = DBusMessage.methodCall(
-        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-        member: "NameHasOwner")
-      ask.append([.string("org.xdgshare.Share")])
-      return try client.call(ask).arguments().first == .boolean(true)
+    #expect(try ServiceDaemon.owned(on: client))
+    // The bus says when the name is released: an idle service exits within its second.
+    try client.addMatch(
+      "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.xdgshare.Share'")
+    let released = client.waitForMessage(timeout: 5) { message in
+      message.member == "NameOwnerChanged" && message.arguments().last == .string("")
     }
-    #expect(try owned())
-    let deadline = Date().addingTimeInterval(5)
-    while try owned(), Date() < deadline { usleep(50_000) }
-    #expect(try !owned(), "the service exits when idle")
+    #expect(released != nil, "the service exits when idle")
     #expect(ids(try call(client, "ListServices", [])).count == 2, "and comes back on demand")
   }
 
   @Test func outsideClientsGdbusDbusSendAndPython() throws {
-    let daemon = try startDaemon()
+    let daemon = try desktop.startDaemon()
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let gdbus = try CapturedRun.run(
       [
@@ -526,7 +516,7 @@ import Testing
   }
 
   @Test func introspectionIsTheInterfaceFile() throws {
-    let daemon = try startDaemon()
+    let daemon = try desktop.startDaemon()
     defer { daemon.signal(Signal.terminate); _ = daemon.wait() }
     let client = try BusConnection.connect(address: bus.address)
     let message = DBusMessage.methodCall(

@@ -71,6 +71,16 @@ public struct StubbornHelpers: Sendable {
     return pids.filter(Self.isRunning)
   }
 
+  /// Waits at most `timeout` seconds for `pid` to be gone (or a zombie); whether it went.
+  public static func waitUntilGone(_ pid: Int32, timeout: Double) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while isRunning(pid) {
+      guard Date() < deadline else { return false }
+      usleep(10_000)
+    }
+    return true
+  }
+
   /// Ends whatever is left (a test's own clean-up).
   public func killAll() {
     for pid in (try? pids()) ?? [] where Self.isRunning(pid) { kill(pid, SIGKILL) }

@@ -84,34 +84,41 @@ import Testing
     }
   }
 
-  @Test func aCompletedRequestReleasesWhatItStarted() throws {
-    let runner = try runner(helpers.script + "\necho '{\"complete\": {}}'")
-    defer { helpers.killAll() }
-    #expect(runner.run() == .completed(returningItems: []))
-    // Released: still running a moment after the request ended, and the guard gone.
-    usleep(500_000)
+  /// Shell lines that record the guard's pid (the program's parent).
+  var recordsGuard: String { "\necho $PPID > \"\(records)/guard\"" }
+
+  /// Expects every helper to be running once the guard is gone: a guard that ended them would
+  /// have done so before it exited.
+  func expectReleased() throws {
+    let text = try String(contentsOfFile: "\(records)/guard", encoding: .utf8)
+    let guardPID = try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+    #expect(StubbornHelpers.waitUntilGone(guardPID, timeout: 10), "the guard is still running")
     for pid in try helpers.pids() {
       #expect(Self.isRunning(pid), "helper \(pid) was ended although the request completed")
     }
   }
 
+  @Test func aCompletedRequestReleasesWhatItStarted() throws {
+    let runner = try runner(helpers.script + recordsGuard + "\necho '{\"complete\": {}}'")
+    defer { helpers.killAll() }
+    #expect(runner.run() == .completed(returningItems: []))
+    try expectReleased()
+  }
+
   @Test func aCompletedRequestWhoseProgramLingersReleasesToo() throws {
     // The host's SIGTERM to the group, for a program that stays after `complete`, reaches the
     // guard too: it ends the program, never what the program released.
-    let runner = try runner(helpers.script + "\necho '{\"complete\": {}}'\nexec sleep 60")
+    let runner = try runner(helpers.script + recordsGuard + "\necho '{\"complete\": {}}'\nexec sleep 60")
     defer { helpers.killAll() }
     #expect(runner.run() == .completed(returningItems: []))
-    usleep(500_000)
-    for pid in try helpers.pids() {
-      #expect(Self.isRunning(pid), "helper \(pid) was ended although the request completed")
-    }
+    try expectReleased()
   }
 
   @Test func aProgramThatCompletesAfterACancelReleasesWhatItStarted() throws {
     // The program hears SIGTERM, completes and exits: the host reads `complete`, the guard, told
     // to end the request by the cancel, is told to release it.
     let runner = try runner(
-      helpers.script + """
+      helpers.script + recordsGuard + """
 
         trap 'echo "{\\"complete\\": {}}"; exit 0' TERM
         echo ready > "\(records)/ready"
@@ -120,10 +127,7 @@ import Testing
     defer { helpers.killAll() }
     cancel(runner, when: "\(records)/ready")
     #expect(runner.run() == .completed(returningItems: []))
-    usleep(500_000)
-    for pid in try helpers.pids() {
-      #expect(Self.isRunning(pid), "helper \(pid) was ended although the request completed")
-    }
+    try expectReleased()
   }
 
   @Test(arguments: [0, 3, 7]) func exitStatusesPassThroughTheGuard(status: Int32) throws {

@@ -1,6 +1,6 @@
 import Foundation
-import ShareFixtures
-import SharePOSIX
+public import ShareFixtures
+public import SharePOSIX
 
 /// Runs the built `xdg-share` binary, as a user would.
 public enum Tool {
@@ -44,5 +44,22 @@ public enum Tool {
     environment: [String: String] = [:]
   ) throws -> Result {
     try run(arguments.map { Array($0.utf8) }, on: desktop, input: Array(input.utf8), environment: environment)
+  }
+}
+
+extension TemporaryDesktop {
+  /// The built `xdg-share daemon` on this desktop's private bus, once it owns its name
+  /// (``ServiceDaemon``).
+  ///
+  /// - Parameters:
+  ///   - extra: environment entries over the desktop's.
+  ///   - environmentBytes: entries as bytes (a path that is not UTF-8).
+  public func startDaemon(
+    idleTimeout: Double = 0, environment extra: [String: String] = [:],
+    environmentBytes: [String: [UInt8]] = [:]
+  ) throws -> ChildProcess {
+    try ServiceDaemon.start(
+      tool: Tool.path, environment: environment.merging(extra) { $1 }, environmentBytes: environmentBytes,
+      idleTimeout: idleTimeout)
   }
 }

@@ -30,7 +30,7 @@ enum DaemonCommand {
         context.output.error(
           Usage.message(
             for: .invalidEnvironmentValue(
-              variable: "XDG_SHARE_IDLE_TIMEOUT", value: text, expected: "a number of seconds (0: never)")))
+              variable: "XDG_SHARE_IDLE_TIMEOUT", value: text, expected: .secondsOrNever)))
         return .usage
       }
       timeout = seconds

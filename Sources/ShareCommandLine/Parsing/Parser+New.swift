@@ -4,80 +4,23 @@ extension Parser {
   /// `new (--swift | --shell | --python | --from-xcode INFO_PLIST) [--identifier ID]
   /// [--define VAR=VALUE]... [--sharekit-url URL] NAME`.
   static func parseNew(_ cursor: inout ArgumentCursor) throws(UsageError) -> NewOptions {
-    var template: (NewOptions.Template, option: String)?
-    var name: String?
-    var identifier: String?
-    var definitions: [NewOptions.Definition] = []
-    var shareKitURL: String?
-    while let argument = try cursor.nextInTable() {
-      switch argument {
-      case .positional(let bytes):
-        let word = String(decoding: bytes, as: UTF8.self)
-        guard name == nil else { throw .unexpectedArgument(word, command: .new) }
-        name = word
-      case .option(let option, let value):
-        let text = value.map { String(decoding: $0, as: UTF8.self) }
-        let chosen: NewOptions.Template? =
-          switch option.key {
-          case .swift: .swift
-          case .shell: .shell
-          case .python: .python
-          case .fromXcode: value.map { .fromXcode(FilePath(bytes: $0)) }
-          default: nil
-          }
-        if let chosen {
-          if let template { throw .conflictingOptions(template.option, option.name, command: .new) }
-          template = (chosen, option.name)
-          continue
-        }
-        guard let text else { continue }  // The table gives new no other flag.
-        switch option.key {
-        case .identifier:
-          guard InfoPlistForm.isBundleIdentifier(text) else {
-            throw .invalidValue(
-              option: option.name, value: text,
-              expected: "a reverse-DNS identifier of letters, digits, '.' and '-', such as ch.example.hoi")
-          }
-          identifier = text
-        case .define:
-          guard let equals = text.firstIndex(of: "="), NewNames.isVariableName(text[..<equals]) else {
-            throw .invalidValue(
-              option: option.name, value: text,
-              expected: "VAR=VALUE, VAR a build variable's name such as APP_GROUP_IDENTIFIER")
-          }
-          definitions.append(
-            NewOptions.Definition(
-              variable: String(text[..<equals]), value: String(text[text.index(after: equals)...])))
-        case .shareKitURL:
-          guard !text.isEmpty else {
-            throw .invalidValue(option: option.name, value: text, expected: "a git URL or an absolute path")
-          }
-          shareKitURL = text
-        default: break
-        }
-      }
-    }
-    guard let template else {
-      throw .missingArgument(
-        "what to write: --swift, --shell, --python or --from-xcode INFO_PLIST", command: .new)
-    }
-    guard let name else { throw .missingArgument("NAME", command: .new) }
+    let given = try OptionValues.read(&cursor, operands: 1)
+    guard let template = given.template else { throw .missingArgument(.template, command: .new) }
+    let name = try given.singleText("NAME", of: .new)
     guard NewNames.isBundleName(name) else {
-      throw .invalidArgument(
-        "NAME", value: name,
-        expected: "letters, digits, '.', '_' and '-', starting with a letter or digit", command: .new)
+      throw .invalidArgument("NAME", value: name, expected: .bundleName, command: .new)
     }
-    if !definitions.isEmpty {
-      guard case .fromXcode = template.0 else {
+    if !given.definitions.isEmpty {
+      guard case .fromXcode = template.template else {
         throw .conflictingOptions("--define", template.option, command: .new)
       }
     }
-    if shareKitURL != nil, template.0 != .swift {
+    if given.shareKitURL != nil, template.template != .swift {
       throw .conflictingOptions("--sharekit-url", template.option, command: .new)
     }
     return NewOptions(
-      template: template.0, name: name, identifier: identifier, definitions: definitions,
-      shareKitURL: shareKitURL)
+      template: template.template, name: name, identifier: given.identifier, definitions: given.definitions,
+      shareKitURL: given.shareKitURL)
   }
 }
 

@@ -42,111 +42,75 @@ public enum Parser {
     var cursor = ArgumentCursor(rest, command: name)
     if try cursor.wantsHelp() { return .help(name) }
     switch name {
-    case .list: return .list(try parseList(&cursor))
-    case .validate: return try parseValidate(&cursor)
+    case .list:
+      let given = try OptionValues.read(&cursor)
+      return .list(ListOptions(json: given.json, selection: given.selection))
+    case .validate:
+      let given = try OptionValues.read(&cursor)
+      guard !given.operands.isEmpty else { throw .missingArgument(.operand("PATH"), command: .validate) }
+      return .validate(paths: given.operands.map(FilePath.init(bytes:)))
     case .share: return .share(try parseShare(&cursor))
     case .install:
       return .install(path: FilePath(bytes: try single(&cursor, "BUNDLE")))
     case .uninstall:
       return .uninstall(id: String(decoding: try single(&cursor, "ID"), as: UTF8.self))
     case .history:
-      return .history(json: try flagsAndOneOperand(&cursor, operand: nil).flags.contains(.json))
+      return .history(json: try OptionValues.read(&cursor, operands: 0).json)
     case .retry:
-      let (flags, id) = try flagsAndOneOperand(&cursor, operand: "ID")
+      let given = try OptionValues.read(&cursor, operands: 1)
       // An empty ID would match every request.
-      guard let id, !id.isEmpty else { throw .missingArgument("ID", command: .retry) }
-      return .retry(id: id, json: flags.contains(.json), again: flags.contains(.again))
+      let id = try given.singleText("ID", of: .retry)
+      guard !id.isEmpty else { throw .missingArgument(.operand("ID"), command: .retry) }
+      return .retry(id: id, json: given.json, again: given.again)
     case .group:
-      guard let action = try cursor.next() else { throw .missingArgument("ACTION (path)", command: .group) }
+      guard let action = try cursor.next() else { throw .missingArgument(.groupAction, command: .group) }
       guard case .positional(let bytes) = action, bytes == Array("path".utf8) else {
         throw .unexpectedArgument(Self.describe(action), command: .group)
       }
       return .groupPath(group: String(decoding: try single(&cursor, "GROUP"), as: UTF8.self))
     case .daemon:
-      var idleTimeout: Double?
-      while let argument = try cursor.nextInTable() {
-        guard case .option(let option, let value?) = argument, option.key == .idleTimeout else {
-          throw .unexpectedArgument(describe(argument), command: .daemon)
-        }
-        let text = String(decoding: value, as: UTF8.self)
-        guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
-          throw .invalidValue(
-            option: option.name, value: text, expected: "a number of seconds (0: never)")
-        }
-        idleTimeout = seconds
-      }
-      return .daemon(idleTimeout: idleTimeout)
-    case .register, .unregister:
-      let system = try flagsAndOneOperand(&cursor, operand: nil).flags.contains(.system)
-      return name == .register ? .register(system: system) : .unregister(system: system)
+      return .daemon(idleTimeout: try OptionValues.read(&cursor, operands: 0).idleTimeout)
+    case .register:
+      return .register(system: try OptionValues.read(&cursor, operands: 0).system)
+    case .unregister:
+      return .unregister(system: try OptionValues.read(&cursor, operands: 0).system)
     case .completion:
       let word = String(decoding: try single(&cursor, "SHELL"), as: UTF8.self)
       guard let shell = Shell(rawValue: word) else {
         throw .invalidArgument(
-          "SHELL", value: word, expected: Usage.alternatives(Shell.allCases.map(\.rawValue)),
-          command: .completion)
+          "SHELL", value: word, expected: .oneOf(Shell.allCases.map(\.rawValue)), command: .completion)
       }
       return .completion(shell)
     case .man:
+      // man takes nothing: an option is as unexpected as an operand.
       if let extra = try cursor.next() { throw .unexpectedArgument(describe(extra), command: .man) }
       return .manual
     case .new:
       return .new(try parseNew(&cursor))
     case .configure:
-      return try parseConfigure(&cursor)
+      let given = try OptionValues.read(&cursor, operands: 1)
+      let id = try given.singleText("ID", of: .configure)
+      guard !id.isEmpty else { throw .missingArgument(.operand("ID"), command: .configure) }
+      return .configure(id: id, settings: given.settings)
     }
-  }
-
-  private static func parseConfigure(_ cursor: inout ArgumentCursor) throws(UsageError) -> Command {
-    var settings: [ConfigurationSetting] = []
-    var id: String?
-    while let argument = try cursor.nextInTable() {
-      switch argument {
-      case .option(let option, let value?):
-        let text = String(decoding: value, as: UTF8.self)
-        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-          throw .invalidValue(option: option.name, value: text, expected: "IDENT=VALUE")
-        }
-        settings.append(
-          ConfigurationSetting(
-            identifier: String(text[..<equals]), value: String(text[text.index(after: equals)...])))
-      case .option: break  // The table gives configure no flag.
-      case .positional(let bytes) where id == nil:
-        id = String(decoding: bytes, as: UTF8.self)
-      case .positional(let bytes):
-        throw .unexpectedArgument(String(decoding: bytes, as: UTF8.self), command: .configure)
-      }
-    }
-    guard let id, !id.isEmpty else { throw .missingArgument("ID", command: .configure) }
-    return .configure(id: id, settings: settings)
   }
 
   private static func parseShare(_ cursor: inout ArgumentCursor) throws(UsageError) -> ShareOptions {
-    var options = ShareOptions()
-    while let argument = try cursor.nextInTable() {
-      switch argument {
-      case .option(let option, let value):
-        switch (option.key, value) {
-        case (.service, let value?): options.service = String(decoding: value, as: UTF8.self)
-        case (.text, let value?), (.url, let value?):
-          options.selection.items.append(try selectionItem(option, value))
-        case (.json, _): options.json = true
-        case (.picker, _): options.picker = true
-        default: break  // The table gives share no other option.
-        }
-      case .positional(let bytes):
-        options.selection.items.append(.file(FilePath(bytes: bytes)))
-      }
-    }
+    let given = try OptionValues.read(&cursor)
+    var options = ShareOptions(service: given.service, picker: given.picker, json: given.json)
+    options.selection = given.selection
     // The share sheet asks for files itself when given none (the launcher's "Share").
     guard !options.selection.isEmpty || options.picker else {
-      throw .missingArgument("something to share (FILE, --text or --url)", command: .share)
+      throw .missingArgument(.somethingToShare, command: .share)
     }
     return options
   }
 
-  /// Exactly one positional argument.
-  private static func single(_ cursor: inout ArgumentCursor, _ name: String) throws(UsageError) -> [UInt8] {
+  /// Exactly one operand, for the commands whose row lists no option: an option there is an
+  /// unexpected argument like any other.
+  private static func single(_ cursor: inout ArgumentCursor, _ placeholder: String) throws(UsageError)
+    -> [UInt8]
+  {
     var value: [UInt8]?
     while let argument = try cursor.next() {
       guard case .positional(let bytes) = argument, value == nil else {
@@ -154,79 +118,143 @@ public enum Parser {
       }
       value = bytes
     }
-    guard let value else { throw .missingArgument(name, command: cursor.command) }
+    guard let value else { throw .missingArgument(.operand(placeholder), command: cursor.command) }
     return value
   }
 
-  /// The command's flags and, when `operand` names one, exactly one operand.
-  private static func flagsAndOneOperand(
-    _ cursor: inout ArgumentCursor, operand: String?
-  ) throws(UsageError) -> (flags: Set<OptionSpec.Key>, value: String?) {
-    var flags: Set<OptionSpec.Key> = []
-    var value: String?
-    while let argument = try cursor.nextInTable() {
-      switch argument {
-      case .option(let option, _):
-        flags.insert(option.key)
-      case .positional(let bytes) where operand != nil && value == nil:
-        value = String(decoding: bytes, as: UTF8.self)
-      case .positional(let bytes):
-        throw .unexpectedArgument(String(decoding: bytes, as: UTF8.self), command: cursor.command)
-      }
-    }
-    if let operand, value == nil { throw .missingArgument(operand, command: cursor.command) }
-    return (flags, value)
-  }
-
-  private static func describe(_ argument: ArgumentCursor.Argument) -> String {
+  static func describe(_ argument: ArgumentCursor.Argument) -> String {
     switch argument {
     case .option(let name, _): name
     case .positional(let bytes): String(decoding: bytes, as: UTF8.self)
     }
   }
+}
 
-  private static func describe(_ argument: ArgumentCursor.TableArgument) -> String {
-    switch argument {
-    case .option(let option, _): option.name
-    case .positional(let bytes): String(decoding: bytes, as: UTF8.self)
-    }
-  }
+/// Every option a command was given, read through one exhaustive switch over the option keys
+/// of ``CommandTable``: a key added to the table does not build until it is read here, and an
+/// option a command's row does not list never gets this far (``ArgumentCursor/nextInTable()``).
+/// Each command then takes what its row offers.
+struct OptionValues {
+  var json = false
+  var picker = false
+  var system = false
+  var again = false
+  var service: String?
+  var idleTimeout: Double?
+  /// `--text`, `--url` and the files, in the order given.
+  var selection = SelectionArguments()
+  /// The operands before and after `--`, as bytes.
+  var operands: [[UInt8]] = []
+  var settings: [ConfigurationSetting] = []
+  /// `new`'s template and the option that chose it.
+  var template: (template: NewOptions.Template, option: String)?
+  var identifier: String?
+  var definitions: [NewOptions.Definition] = []
+  var shareKitURL: String?
 
-  private static func parseList(_ cursor: inout ArgumentCursor) throws(UsageError) -> ListOptions {
-    var options = ListOptions()
+  /// Reads every argument left; with `operands`, no more operands than that.
+  static func read(_ cursor: inout ArgumentCursor, operands limit: Int? = nil) throws(UsageError)
+    -> OptionValues
+  {
+    var values = OptionValues()
     while let argument = try cursor.nextInTable() {
       switch argument {
-      case .option(let option, let value?):
-        options.selection.items.append(try selectionItem(option, value))
-      case .option:
-        options.json = true
+      case .option(let option, let value):
+        try values.take(option, value)
       case .positional(let bytes):
-        options.selection.items.append(.file(FilePath(bytes: bytes)))
+        if let limit, values.operands.count >= limit {
+          throw .unexpectedArgument(String(decoding: bytes, as: UTF8.self), command: cursor.command)
+        }
+        values.operands.append(bytes)
+        // Files are shared and listed in the order given among texts and links.
+        values.selection.items.append(.file(FilePath(bytes: bytes)))
       }
     }
-    return options
+    return values
   }
 
-  private static func parseValidate(_ cursor: inout ArgumentCursor) throws(UsageError) -> Command {
-    var paths: [FilePath] = []
-    while let argument = try cursor.nextInTable() {
-      // validate takes no options: nextInTable refuses them all.
-      if case .positional(let bytes) = argument { paths.append(FilePath(bytes: bytes)) }
+  /// Exactly one operand, named `placeholder` in usage errors.
+  func single(_ placeholder: String, of command: CommandName) throws(UsageError) -> [UInt8] {
+    guard let first = operands.first else { throw .missingArgument(.operand(placeholder), command: command) }
+    if operands.count > 1 {
+      throw .unexpectedArgument(String(decoding: operands[1], as: UTF8.self), command: command)
     }
-    guard !paths.isEmpty else { throw .missingArgument("PATH", command: .validate) }
-    return .validate(paths: paths)
+    return first
   }
 
-  /// The item `--text` or `--url` adds to a selection.
-  private static func selectionItem(_ option: OptionSpec, _ value: [UInt8]) throws(UsageError) -> ShareItem {
-    let string = String(decoding: value, as: UTF8.self)
-    guard option.key == .url else { return .text(string) }
-    if let path = FilePath(fileURL: string) { return .file(path) }
-    guard ShareItem.isAbsoluteURL(string) else {
-      throw .invalidValue(
-        option: option.name, value: string, expected: "an absolute URL such as https://example.org/")
+  func singleText(_ placeholder: String, of command: CommandName) throws(UsageError) -> String {
+    String(decoding: try single(placeholder, of: command), as: UTF8.self)
+  }
+
+  private mutating func take(_ option: OptionSpec, _ value: [UInt8]?) throws(UsageError) {
+    // The table says which options take a value, and the cursor read one for each of them.
+    func text() throws(UsageError) -> String {
+      guard let value else { throw .missingValue(option: option.name) }
+      return String(decoding: value, as: UTF8.self)
     }
-    return .webURL(string)
+    switch option.key {
+    case .json: json = true
+    case .picker: picker = true
+    case .system: system = true
+    case .again: again = true
+    case .service: service = try text()
+    case .text: selection.items.append(.text(try text()))
+    case .url:
+      let string = try text()
+      if let path = FilePath(fileURL: string) {
+        selection.items.append(.file(path))
+      } else {
+        guard ShareItem.isAbsoluteURL(string) else {
+          throw .invalidValue(option: option.name, value: string, expected: .absoluteURL)
+        }
+        selection.items.append(.webURL(string))
+      }
+    case .idleTimeout:
+      let text = try text()
+      guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+        throw .invalidValue(option: option.name, value: text, expected: .secondsOrNever)
+      }
+      idleTimeout = seconds
+    case .set:
+      let text = try text()
+      guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+        throw .invalidValue(option: option.name, value: text, expected: .setting)
+      }
+      settings.append(
+        ConfigurationSetting(
+          identifier: String(text[..<equals]), value: String(text[text.index(after: equals)...])))
+    case .swift: try choose(.swift, by: option)
+    case .shell: try choose(.shell, by: option)
+    case .python: try choose(.python, by: option)
+    case .fromXcode:
+      guard let value else { throw .missingValue(option: option.name) }
+      try choose(.fromXcode(FilePath(bytes: value)), by: option)
+    case .identifier:
+      let text = try text()
+      guard InfoPlistForm.isBundleIdentifier(text) else {
+        throw .invalidValue(option: option.name, value: text, expected: .bundleIdentifier)
+      }
+      identifier = text
+    case .define:
+      let text = try text()
+      guard let equals = text.firstIndex(of: "="), NewNames.isVariableName(text[..<equals]) else {
+        throw .invalidValue(option: option.name, value: text, expected: .definition)
+      }
+      definitions.append(
+        NewOptions.Definition(
+          variable: String(text[..<equals]), value: String(text[text.index(after: equals)...])))
+    case .shareKitURL:
+      let text = try text()
+      guard !text.isEmpty else {
+        throw .invalidValue(option: option.name, value: text, expected: .repository)
+      }
+      shareKitURL = text
+    }
+  }
+
+  private mutating func choose(_ chosen: NewOptions.Template, by option: OptionSpec) throws(UsageError) {
+    if let template { throw .conflictingOptions(template.option, option.name, command: .new) }
+    template = (chosen, option.name)
   }
 }
 

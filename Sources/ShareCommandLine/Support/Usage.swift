@@ -77,18 +77,40 @@ public enum Usage {
       "option '\(option)' needs a value"
     case .unexpectedArgument(let argument, let command):
       "unexpected argument '\(argument)'. See '\(helpCommand(command))'."
-    case .missingArgument(let name, let command):
-      "missing \(name). See '\(helpCommand(command))'."
+    case .missingArgument(let missing, let command):
+      "missing \(describe(missing)). See '\(helpCommand(command))'."
     case .invalidValue(let option, let value, let expected):
-      "option '\(option)': expected \(expected), found '\(value)'"
+      "option '\(option)': expected \(describe(expected)), found '\(value)'"
     case .invalidEnvironmentValue(let variable, let value, let expected):
-      "environment variable \(variable): expected \(expected), found '\(value)'"
+      "environment variable \(variable): expected \(describe(expected)), found '\(value)'"
     case .flagTakesNoValue(let option):
       "option '\(option)' takes no value"
     case .conflictingOptions(let first, let second, let command):
       "options '\(first)' and '\(second)' cannot be given together. See '\(helpCommand(command))'."
     case .invalidArgument(let name, let value, let expected, let command):
-      "\(name): expected \(expected), found '\(value)'. See '\(helpCommand(command))'."
+      "\(name): expected \(describe(expected)), found '\(value)'. See '\(helpCommand(command))'."
+    }
+  }
+
+  static func describe(_ missing: MissingArgument) -> String {
+    switch missing {
+    case .operand(let placeholder): placeholder
+    case .groupAction: "ACTION (path)"
+    case .somethingToShare: "something to share (FILE, --text or --url)"
+    case .template: "what to write: --swift, --shell, --python or --from-xcode INFO_PLIST"
+    }
+  }
+
+  static func describe(_ expected: ExpectedValue) -> String {
+    switch expected {
+    case .secondsOrNever: "a number of seconds (0: never)"
+    case .setting: "IDENT=VALUE"
+    case .definition: "VAR=VALUE, VAR a build variable's name such as APP_GROUP_IDENTIFIER"
+    case .absoluteURL: "an absolute URL such as https://example.org/"
+    case .bundleIdentifier: "a reverse-DNS identifier of letters, digits, '.' and '-', such as ch.example.hoi"
+    case .repository: "a git URL or an absolute path"
+    case .bundleName: "letters, digits, '.', '_' and '-', starting with a letter or digit"
+    case .oneOf(let words): alternatives(words)
     }
   }
 
