@@ -33,14 +33,15 @@ build_packages=(pkg-config binutils libglib2.0-dev libdbus-1-dev libcurl4-openss
 # desktop-file-validate, lighttpd as a WebDAV server, xclip under Xvfb, qrencode and zbarimg,
 # real file managers under Xvfb, the share sheet driven through the accessibility bus (AT-SPI), and
 # gnome-keyring as a real Secret Service on the private bus (secret-tool as a second client), KDE
-# Purpose (Dolphin's Share menu, Okular's) and what builds a small host of its library for the
+# Purpose (Dolphin's Share menu, Okular's; its job dialog needs Kirigami, which Debian's Purpose
+# does not depend on) and what builds a small host of its library for the
 # tests (Tests/Tools/purpose-driver).
 test_packages=(dbus-daemon desktop-file-utils python3-dbus python3-gi xvfb xclip qrencode zbar-tools
   gnome-keyring libsecret-tools
   at-spi2-core python3-pyatspi gir1.2-atspi-2.0
   lighttpd lighttpd-mod-webdav xdotool imagemagick tesseract-ocr thunar pcmanfm libfm-modules nemo caja caja-actions
   nautilus python3-nautilus librsvg2-common dolphin fonts-dejavu-core bash-completion
-  libkf5purpose-bin qml-module-org-kde-purpose okular
+  libkf5purpose-bin qml-module-org-kde-purpose qml-module-org-kde-kirigami2 okular
   libkf5purpose-dev libkf5kio-dev qtbase5-dev cmake extra-cmake-modules g++)
 ensure_packages() {
   local missing=()

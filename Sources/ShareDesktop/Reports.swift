@@ -34,6 +34,9 @@ public enum Advice: Equatable, Sendable {
   /// A Debian package the file manager needs for them (`python3-nautilus`, `caja-actions`,
   /// `libfm-modules`).
   case installPackage(String, for: FileManagerFamily, program: String)
+  /// A Debian package without which the entries are shown but do nothing when chosen
+  /// (Kirigami, for Purpose's job dialog).
+  case installPackageToRun(String, for: FileManagerFamily, program: String)
   /// The file manager reads the files only when it starts: quit it with this command.
   case restart(command: String, for: FileManagerFamily)
 }
@@ -116,6 +119,14 @@ public struct SystemSoftware: InstalledSoftware {
       "/usr/lib/*/qt6/plugins/kf6/kfileitemaction/sharefileitemaction.so",
       "/usr/lib64/qt6/plugins/kf6/kfileitemaction/sharefileitemaction.so",
     ],
+    // Kirigami, which Purpose's job dialog (JobDialog.qml) is made of: without it a KDE
+    // application's Share menu lists the plugins, and choosing one does nothing.
+    "qml-module-org-kde-kirigami2": [
+      "/usr/lib/*/qt5/qml/org/kde/kirigami.2/qmldir", "/usr/lib64/qt5/qml/org/kde/kirigami.2/qmldir",
+    ],
+    "qml6-module-org-kde-kirigami": [
+      "/usr/lib/*/qt6/qml/org/kde/kirigami/qmldir", "/usr/lib64/qt6/qml/org/kde/kirigami/qmldir",
+    ],
     "libfm-modules": [
       "/usr/lib/*/libfm/modules/gtk-menu-actions.so", "/usr/lib64/libfm/modules/gtk-menu-actions.so",
     ],
@@ -177,6 +188,17 @@ extension FileManagerIntegration {
     }
     if hasActions, software.hasProgram("pcmanfm"), !software.hasPackage("libfm-modules") {
       advice.append(.installPackage("libfm-modules", for: .desktopActions, program: "PCManFM"))
+    }
+    // Debian's Purpose does not depend on Kirigami, which its job dialog needs.
+    if !report.files(of: .purpose).isEmpty {
+      if software.hasPackage("libkf5purpose-bin"), !software.hasPackage("qml-module-org-kde-kirigami2") {
+        advice.append(
+          .installPackageToRun("qml-module-org-kde-kirigami2", for: .purpose, program: "KDE applications"))
+      } else if software.hasPackage("libkf6purpose-bin"), !software.hasPackage("qml6-module-org-kde-kirigami")
+      {
+        advice.append(
+          .installPackageToRun("qml6-module-org-kde-kirigami", for: .purpose, program: "KDE applications"))
+      }
     }
     return advice
   }

@@ -42,7 +42,9 @@ extension ShareExtension {
   /// Exits with status 0 once the request has ended (completed, cancelled or failed, by
   /// ``perform(context:)`` or by what it threw); with status 1, after a cancel event saying why,
   /// when the request cannot be read.
-  public static func main() async {
+  // `@concurrent`: under NonisolatedNonsendingByDefault an async function takes its caller's
+  // actor, and `@main` accepts only a plain `async` entry point.
+  @concurrent public static func main() async {
     await ShareExtensionRunner.serveProcess { _ in Self.self }
   }
 }

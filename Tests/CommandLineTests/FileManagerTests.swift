@@ -684,6 +684,94 @@ private final class ScreenSession {
     try shareAPNG(with: nautilus, throughSheet: true)
   }
 
+  /// Okular, a KDE application that is no file manager: File → Share is Purpose's menu, in which
+  /// the service's plugin `register` wrote is listed; choosing it shares the open document.
+  @Test(
+    .enabled(if: Driver.available, "needs Xvfb, xdotool, ImageMagick, tesseract-ocr and dbus-run-session"),
+    .enabled(
+      if: installed(Case(program: "okular", windowClass: "okular", packages: ["libkf5purpose-bin"])),
+      "needs Okular and Purpose (Debian: okular libkf5purpose-bin)"),
+    .timeLimit(.minutes(3)))
+  func okularSharesTheOpenDocumentWithTheService() throws {
+    let desktop = try TemporaryDesktop()
+    try BundleFixture(
+      id: "com.example.documents", name: "Documents",
+      ruleXML: BundleFixture.predicate(
+        "SUBQUERY(extensionItems, $e, SUBQUERY($e.attachments, $a, ANY $a.registeredTypeIdentifiers "
+          + "UTI-CONFORMS-TO \"com.adobe.pdf\").@count == 1).@count == 1"),
+      program: """
+        #!/bin/sh
+        cat > "$XDG_STATE_HOME/received.part" && mv "$XDG_STATE_HOME/received.part" "$XDG_STATE_HOME/received.json"
+        echo '{"complete": {}}'
+
+        """
+    ).write(into: desktop.userExtensions)
+    let register = try Tool.run(["register"], on: desktop)
+    try #require(register.status == 0, "\(register.standardError)")
+    let document = try desktop.writeFile(
+      named: Array("Quarterly report.pdf".utf8), contents: Array(tinyPDF.utf8))
+    let received = "\(desktop.root)/state/received.json"
+
+    let session = try ScreenSession(desktop: desktop, name: "okular")
+    func fail(_ message: String) throws -> Never {
+      let shot = (try? session.screenshot("failure")) ?? "(no screenshot)"
+      Issue.record(
+        "okular: \(message); screenshots, OCR output and the log are in \(session.artifacts) (last: \(shot))")
+      throw CancellationError()
+    }
+    try session.start(["okular", String(decoding: document, as: UTF8.self)])
+    var main: (id: String, box: Box)?
+    let deadline = Date().addingTimeInterval(30)
+    while main == nil, Date() < deadline {
+      main = try session.windows(ofClass: "okular").max {
+        $0.box.width * $0.box.height < $1.box.width * $1.box.height
+      }
+      if main == nil { Thread.sleep(forTimeInterval: 0.25) }
+    }
+    guard let main else { try fail("no window appeared within 30 seconds") }
+    // The menu bar's File, then Share in it (Qt opens a submenu on a click), then the service.
+    let menuBar = Box(x: main.box.x, y: main.box.y, width: main.box.width, height: 40)
+    guard let file = try session.waitFor("File", step: "menubar", regions: { [menuBar] }) else {
+      try fail("the menu bar has no File")
+    }
+    try session.click(file.center.x, file.center.y)
+    let menus = { try session.windows(ofClass: "okular").filter { $0.id != main.id }.map(\.box) }
+    guard let share = try session.waitFor("Share", step: "file-menu", regions: menus) else {
+      try fail("the File menu has no Share")
+    }
+    try session.click(share.center.x, share.center.y)
+    guard let entry = try session.waitFor("Documents", step: "share-menu", regions: menus) else {
+      try fail("Okular's Share menu has no \"Documents\"")
+    }
+    try session.move(entry.center.x, share.center.y)
+    Thread.sleep(forTimeInterval: 0.2)
+    try session.move(entry.center.x, entry.center.y)
+    Thread.sleep(forTimeInterval: 0.3)
+    _ = try session.screenshot("chosen")
+    try session.click(entry.center.x, entry.center.y)
+
+    let arrival = Date().addingTimeInterval(30)
+    while !FileManager.default.fileExists(atPath: received), Date() < arrival {
+      Thread.sleep(forTimeInterval: 0.2)
+    }
+    guard let data = FileManager.default.contents(atPath: received) else {
+      try fail("the service's plugin received nothing within 30 seconds")
+    }
+    let request = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    #expect(request["serviceId"] as? String == "com.example.documents")
+    let attachments =
+      ((request["inputItems"] as? [[String: Any]])?.first?["attachments"] as? [[String: Any]]) ?? []
+    #expect(attachments.count == 1)
+    #expect(attachments.first?["typeIdentifiers"] as? [String] == ["com.adobe.pdf", "application/pdf"])
+    let url = try #require(attachments.first?["url"] as? String)
+    let path = try #require(FilePath(fileURL: url)?.string)
+    #expect(FileManager.default.contents(atPath: path) == Data(tinyPDF.utf8))
+    #expect(
+      URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        == URL(fileURLWithPath: String(decoding: document, as: UTF8.self)).resolvingSymlinksInPath())
+    if attachments.count == 1 { try? FileManager.default.removeItem(atPath: session.artifacts) }
+  }
+
   func shareAPNG(with fileManager: Case, throughSheet: Bool = false) throws {
     let desktop = try TemporaryDesktop()
     try BundleFixture(
@@ -804,3 +892,18 @@ private final class ScreenSession {
     if delivered, attachments.count == 1 { try? FileManager.default.removeItem(atPath: session.artifacts) }
   }
 }
+
+/// A one-page PDF that says "Hello PDF", small enough to read here whole.
+private let tinyPDF = """
+  %PDF-1.1
+  1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj
+  2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj
+  3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >> endobj
+  4 0 obj << /Length 44 >> stream
+  BT /F1 24 Tf 40 100 Td (Hello PDF) Tj ET
+  endstream endobj
+  5 0 obj << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> endobj
+  trailer << /Root 1 0 R >>
+  %%EOF
+
+  """

@@ -335,6 +335,30 @@ struct FakeSoftware: InstalledSoftware {
     #expect(complete.advice.isEmpty)
   }
 
+  /// Debian's Purpose lacks Kirigami, which its job dialog needs: the plugins are listed in every
+  /// KDE application and do nothing when chosen, so `register` says what to install.
+  @Test func purposeWithoutKirigamiIsAdvice() throws {
+    let rendering = try FileManagerIntegration.render(
+      services: Fixture.services, executable: Fixture.executable, catalog: Fixture.catalog,
+      purpose: Fixture.purpose)
+    func advice(_ packages: Set<String>) throws -> [Advice] {
+      try FileManagerIntegration.register(
+        rendering, executable: Fixture.executable, at: location, software: FakeSoftware(packages: packages)
+      ).advice
+    }
+    #expect(
+      try advice(["libkf5purpose-bin"]) == [
+        .installPackageToRun("qml-module-org-kde-kirigami2", for: .purpose, program: "KDE applications")
+      ])
+    #expect(
+      try advice(["libkf6purpose-bin"]) == [
+        .installPackageToRun("qml6-module-org-kde-kirigami", for: .purpose, program: "KDE applications")
+      ])
+    #expect(try advice(["libkf5purpose-bin", "qml-module-org-kde-kirigami2"]).isEmpty)
+    // Without Purpose, the plugins wait for it: nothing to say.
+    #expect(try advice([]).isEmpty)
+  }
+
   @Test func systemScopeUsesTheFirstDataDirectory() {
     let paths = SearchPaths(environment: ["HOME": "/home/u", "XDG_DATA_DIRS": "/usr/local/share:/usr/share"])
     #expect(

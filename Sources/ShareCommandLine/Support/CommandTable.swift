@@ -241,10 +241,12 @@ enum CommandTable {
     usage: "register [--system]",
     description: """
       Write a Share entry for the installed services into each file manager's own place
-      (Dolphin, Nautilus, Thunar, Nemo, Caja, PCManFM, PCManFM-Qt) and the D-Bus activation
-      file, for this user (under $XDG_DATA_HOME) or, with --system, for every user (under the
-      first $XDG_DATA_DIRS folder). Prints what it wrote per file manager and anything left
-      to do. install, uninstall and the D-Bus service keep the entries up to date.
+      (Dolphin, Nautilus, Thunar, Nemo, Caja, PCManFM, PCManFM-Qt), a KDE Purpose plugin per
+      service for the Share menus of KDE applications (kpackage/Purpose) and the D-Bus
+      activation file, for this user (under $XDG_DATA_HOME) or, with --system, for every user
+      (under the first $XDG_DATA_DIRS folder). Prints what it wrote per file manager and
+      anything left to do. install, uninstall and the D-Bus service keep the entries up to
+      date.
       """,
     options: [
       OptionSpec(

@@ -39,6 +39,8 @@ extension Wording {
       switch advice {
       case .installPackage(let package, _, let program):
         lines.append("  \(program) shows the entries only with \(package): sudo apt install \(package)")
+      case .installPackageToRun(let package, _, let program):
+        lines.append("  \(program): the entries work only with \(package): sudo apt install \(package)")
       case .restart(let command, let family):
         lines.append(
           "  \(label(family)): the entries show after a restart (if running: `\(command)`, then open it again)"
