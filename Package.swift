@@ -94,6 +94,11 @@ let package = Package(
       dependencies: ["ShareCore", "ShareHost", "SharePOSIX", "ShareGLib", "ShareProtocol"]),
     .executableTarget(name: "xdg-share-purpose", dependencies: ["SharePurpose", "SharePOSIX"]),
 
+    // Web pages' navigator.share: the native-messaging host the browser extension in
+    // data/browser-extension/ talks to (its wire, the files in a private folder, the sheet).
+    .target(name: "ShareWeb", dependencies: ["ShareCore", "ShareHost", "SharePOSIX", "ShareProtocol"]),
+    .executableTarget(name: "xdg-share-webshare", dependencies: ["ShareWeb", "SharePOSIX"]),
+
     // The command line: argument parsing, wording, one file per command.
     .target(
       name: "ShareCommandLine",
@@ -145,6 +150,12 @@ let package = Package(
     .testTarget(name: "ShareDBusTests", dependencies: ["ShareDBus", "SharePOSIX", "ShareTestSupport"]),
     .testTarget(name: "SharePOSIXTests", dependencies: ["SharePOSIX", "ShareSyscalls", "ShareTestSupport"]),
     .testTarget(name: "ShareProtocolTests", dependencies: ["ShareProtocol"]),
+    // Web pages' navigator.share: the host's wire and checks in process, the built host with
+    // hostile input, and Chromium (and Firefox) with the extension, through the real sheet.
+    .testTarget(
+      name: "ShareWebTests",
+      dependencies: ["ShareWeb", "ShareHost", "ShareCore", "SharePOSIX", "ShareTestSupport"],
+      exclude: ["Driver"]),
     // The parser and usage in process, row by row of the command table.
     .testTarget(name: "ShareCommandLineTests", dependencies: ["ShareCommandLine", "ShareCore"]),
     .testTarget(

@@ -112,6 +112,7 @@ swift build -c release --static-swift-stdlib --product xdg-share-services
 swift build -c release --static-swift-stdlib --product xdg-share-sheet
 swift build -c release --static-swift-stdlib --product xdg-share-guard
 swift build -c release --static-swift-stdlib --product xdg-share-purpose
+swift build -c release --static-swift-stdlib --product xdg-share-webshare
 build_dir="$(swift build -c release --static-swift-stdlib --show-bin-path)"
 
 # Each program is copied beside its old self and renamed over it: a running one is never cut.
@@ -132,6 +133,9 @@ install_program "$build_dir/xdg-share-sheet" "$libexec_dir/xdg-share-sheet"
 install_program "$build_dir/xdg-share-guard" "$libexec_dir/xdg-share-guard"
 # KDE applications' Share menus run it, through the Purpose plugins `register` writes.
 install_program "$build_dir/xdg-share-purpose" "$libexec_dir/xdg-share-purpose"
+# Web pages' navigator.share, through the browser extension: the browsers start it by the
+# manifests `register` writes (docs/web-share.md).
+install_program "$build_dir/xdg-share-webshare" "$libexec_dir/xdg-share-webshare"
 
 extensions="$data_dir/xdg-share/extensions"
 if [ -d data/extensions ] && compgen -G 'data/extensions/*.shareext' >/dev/null; then
@@ -147,6 +151,18 @@ if [ -d data/extensions ] && compgen -G 'data/extensions/*.shareext' >/dev/null;
     mv "$extensions/$name.new" "$extensions/$name"
   done
 fi
+
+# The browser extension, to load unpacked from here (docs/web-share.md); its packed archive is
+# made by data/browser-extension/pack.py.
+web_extension="$data_dir/xdg-share/browser-extension"
+say "installing the Web Share browser extension into $web_extension"
+rm -rf "$web_extension.new"
+mkdir -p "$web_extension.new"
+for file in data/browser-extension/manifest.json data/browser-extension/*.js; do
+  install -m 0644 "$file" "$web_extension.new/$(basename "$file")"
+done
+rm -rf "$web_extension"
+mv "$web_extension.new" "$web_extension"
 
 # The D-Bus interfaces, where code generators (gdbus-codegen, zbus) and D-Feet look for them.
 interfaces="$data_dir/dbus-1/interfaces"

@@ -27,40 +27,32 @@ extension RequestTable {
     }
     let sender = message.sender ?? ""
     let path = try admit(sender: sender, options: arguments[2], limits: limits, stopping: stopping)
-    guard let program = SheetProgram.locate(environment: environment) else { throw .noSheet }
-    let process: ChildProcess
+    let sheet: SheetSession
     do {
-      // Its result on standard output; what GTK says goes to the service's standard error.
-      process = try ChildProcess.spawn(
-        SheetProgram.arguments(
-          program: program, items: items.map(\.item), parent: parent, resultDescriptor: 1),
-        environment: environment, standardOutput: .pipe)
+      sheet = try SheetSession.start(
+        SheetRequest(items: items.map(\.item), parent: parent), environment: environment)
     } catch {
-      throw .cannotStartSheet(error.description)
+      switch error {
+      case .notInstalled: throw .noSheet
+      case .cannotStart(_, let reason): throw .cannotStartSheet(reason)
+      }
     }
-    requests[path] = ActiveRequest(owner: sender, picker: process)
+    requests[path] = ActiveRequest(owner: sender, picker: sheet)
     let outbox = self.outbox
     let start = {
       DetachedThread.start {
-        let output = (try? process.standardOutput?.readToEnd()) ?? []
-        let termination = process.wait()
-        outbox.post(.finished(path: path, response: Self.pickerResponse(output, termination: termination)))
+        outbox.post(.finished(path: path, response: Self.pickerResponse(sheet.wait())))
         waker.wake()
       }
     }
     return (message.reply([.objectPath(path)]), start)
   }
 
-  /// The `Response` of a sheet that wrote `output` and ended with `termination`.
-  static func pickerResponse(_ output: [UInt8], termination: ChildProcess.Termination) -> [DBusValue] {
-    let lastLine = output.split(separator: UInt8(ascii: "\n")).last.map(Array.init) ?? []
-    guard let line = try? JSONDecoder().decode(SheetResultLine.self, from: Data(lastLine)), line.response <= 2
-    else {
+  /// The `Response` of a sheet that ended so.
+  static func pickerResponse(_ end: SheetSession.End) -> [DBusValue] {
+    guard case .answered(let line) = end else {
       // Closed from outside (Cancel, the session ending) before it could answer: cancelled.
-      if termination == .signalled(Signal.terminate) {
-        return [.uint32(1), .vardict([("message", .string("the share sheet was closed"))])]
-      }
-      return [.uint32(2), .vardict([("message", .string(Self.sheetEndedWithoutAnswer(termination)))])]
+      return [.uint32(end == .closed ? 1 : 2), .vardict([("message", .string(end.problem ?? ""))])]
     }
     var results: [(String, DBusValue)] = []
     if let id = line.results.serviceID { results.append(("service-id", .string(id))) }
@@ -72,13 +64,5 @@ extension RequestTable {
       results.append(("message", .string(line.results.message ?? "")))
     }
     return [.uint32(line.response), .vardict(results)]
-  }
-
-  private static func sheetEndedWithoutAnswer(_ termination: ChildProcess.Termination) -> String {
-    switch termination {
-    case .exited(let status): "the share sheet ended without an answer (exit status \(status))"
-    case .signalled(let signal):
-      "the share sheet ended without an answer (killed by \(ChildProcess.signalName(signal)))"
-    }
   }
 }

@@ -192,9 +192,9 @@ struct ActiveRequest {
   }
 
   /// Closing the sheet cancels what it runs.
-  init(owner: String, picker: ChildProcess) {
+  init(owner: String, picker: SheetSession) {
     self.owner = owner
-    cancel = { picker.signal(Signal.terminate) }
+    cancel = { picker.cancel() }
   }
 }
 

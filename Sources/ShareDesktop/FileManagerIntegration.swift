@@ -34,38 +34,80 @@ public enum FileManagerIntegration {
     /// `$HOME/.config` for the user scope, whatever `$XDG_CONFIG_HOME` says: caja-actions 1.27
     /// reads its settings from `g_get_home_dir()/.config/caja-actions/` only, so they are merged there.
     public var homeConfigLocation: FilePath?
+    /// The folders outside the data folder a generated path may start from, by name: `config`
+    /// (`$XDG_CONFIG_HOME`) and `home` for a user, `root` (`/`, or `$DESTDIR` when staging a
+    /// package) for every user.
+    public var anchors: [String: FilePath]
 
     /// The data folder as text, for messages (``FilePath/text``: escapes where it is not UTF-8).
     public var dataFolder: String { dataFolderLocation.text }
     /// ``homeConfigLocation`` as text, for messages.
     public var homeConfig: String? { homeConfigLocation?.text }
 
-    public init(dataFolder: String, homeConfig: String?) {
-      self.init(dataFolderLocation: FilePath(dataFolder), homeConfigLocation: homeConfig.map(FilePath.init))
+    public init(dataFolder: String, homeConfig: String?, anchors: [String: String] = [:]) {
+      self.init(
+        dataFolderLocation: FilePath(dataFolder), homeConfigLocation: homeConfig.map(FilePath.init),
+        anchors: anchors.mapValues(FilePath.init))
     }
 
-    public init(dataFolderLocation: FilePath, homeConfigLocation: FilePath?) {
+    public init(
+      dataFolderLocation: FilePath, homeConfigLocation: FilePath?, anchors: [String: FilePath] = [:]
+    ) {
       self.dataFolderLocation = dataFolderLocation
       self.homeConfigLocation = homeConfigLocation
+      self.anchors = anchors
     }
 
-    public init(scope: Scope, paths: SearchPaths) {
+    /// - Parameter staging: `$DESTDIR`: for every user, everything is written below it, as a
+    ///   package build stages its files.
+    public init(scope: Scope, paths: SearchPaths, staging: FilePath? = nil) {
       switch scope {
       case .user:
         let home = paths.homeLocation.bytes == [UInt8(ascii: "/")] ? [] : paths.homeLocation.bytes
         self.init(
           dataFolderLocation: paths.dataHomeLocation,
-          homeConfigLocation: FilePath(bytes: home + "/.config".utf8))
+          homeConfigLocation: FilePath(bytes: home + "/.config".utf8),
+          anchors: ["config": paths.configHomeLocation, "home": paths.homeLocation])
       case .system:
+        let root = staging.map { $0.trimmingTrailingSlashes.bytes } ?? []
+        let data = paths.dataDirectoryLocations.first ?? FilePath("/usr/local/share")
         self.init(
-          dataFolderLocation: paths.dataDirectoryLocations.first ?? FilePath("/usr/local/share"),
-          homeConfigLocation: nil)
+          dataFolderLocation: FilePath(bytes: root + data.bytes), homeConfigLocation: nil,
+          anchors: ["root": FilePath(bytes: root.isEmpty ? [UInt8(ascii: "/")] : root)])
       }
     }
 
     var manifestPath: FilePath { absolute(FileManagerIntegration.manifestPath) }
+
+    /// Where a generated path is: below the data folder, or below the anchor it starts with
+    /// (`@home/.mozilla/…`). A path naming an anchor this location lacks stays in the data folder.
     func absolute(_ relative: String) -> FilePath {
-      FilePath(bytes: dataFolderLocation.bytes + "/".utf8 + relative.utf8)
+      if relative.hasPrefix("@"), let slash = relative.firstIndex(of: "/"),
+        let anchor = anchors[String(relative[relative.index(after: relative.startIndex)..<slash])]
+      {
+        let rest = relative[relative.index(after: slash)...]
+        let base = anchor.bytes == [UInt8(ascii: "/")] ? [] : anchor.trimmingTrailingSlashes.bytes
+        return FilePath(bytes: base + "/".utf8 + rest.utf8)
+      }
+      return FilePath(bytes: dataFolderLocation.bytes + "/".utf8 + relative.utf8)
+    }
+
+    /// The generated path of the folder `absolute`, as ``absolute(_:)`` reads it back: relative
+    /// to the data folder, else to the anchor it is in; nil when it is in neither.
+    func relative(_ absolute: FilePath) -> String? {
+      func below(_ base: FilePath) -> String? {
+        let prefix = base.bytes == [UInt8(ascii: "/")] ? [] : base.trimmingTrailingSlashes.bytes
+        guard absolute.bytes.count > prefix.count + 1, absolute.bytes.starts(with: prefix),
+          absolute.bytes[prefix.count] == UInt8(ascii: "/")
+        else { return nil }
+        return String(decoding: absolute.bytes.dropFirst(prefix.count + 1), as: UTF8.self)
+      }
+      if let inData = below(dataFolderLocation) { return inData }
+      // The deepest anchor first: `config` is below `home`.
+      for (name, anchor) in anchors.sorted(by: { $0.value.bytes.count > $1.value.bytes.count }) {
+        if let inAnchor = below(anchor) { return "@\(name)/\(inAnchor)" }
+      }
+      return nil
     }
   }
 
@@ -83,8 +125,11 @@ public enum FileManagerIntegration {
   /// - Throws: ``IntegrationError/unsuitableExecutable(_:)`` when `executable` is not absolute or
   ///   holds a control character or a backslash, which no Exec line can carry safely everywhere.
   ///   - purpose: where the Purpose plugins' program is, and what they say; nil writes none.
+  ///   - webShare: the Web Share host's program and the scope its browser manifests are for; nil
+  ///     writes none.
   public static func render(
-    services: [ShareService], executable: String, catalog: MIMECatalog, purpose: PurposeSetup? = nil
+    services: [ShareService], executable: String, catalog: MIMECatalog, purpose: PurposeSetup? = nil,
+    webShare: WebShareSetup? = nil
   ) throws(IntegrationError) -> Rendering {
     guard executable.hasPrefix("/"),
       !executable.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" })
@@ -121,6 +166,7 @@ public enum FileManagerIntegration {
     files.append(DBusActivationFile.file(executable: executable))
     files.append(ApplicationEntry.file(for: entries, executable: executable))
     if let purpose { files += PurposePlugins.files(for: plugins, setup: purpose) }
+    if let webShare { files += NativeMessagingHosts.files(program: webShare.program, scope: webShare.scope) }
     return Rendering(files: files, entries: entries, skipped: skipped)
   }
 
@@ -208,8 +254,7 @@ public enum FileManagerIntegration {
           let folder = PathText.parent(of: file.path)
           let created = try DesktopFiles.createFolders(location.absolute(folder))
           for made in created {
-            let relative = String(
-              decoding: made.bytes.dropFirst(location.dataFolderLocation.bytes.count + 1), as: UTF8.self)
+            guard let relative = location.relative(made) else { continue }
             if !manifest.folders.contains(relative) { manifest.folders.append(relative) }
           }
           try DesktopFiles.writeAtomically(file.contents, to: path, mode: file.isExecutable ? 0o755 : 0o644)
@@ -341,7 +386,8 @@ public enum FileManagerIntegration {
       let rendering = try? render(
         services: services, executable: manifest.executable, catalog: catalog(),
         purpose: purposeSetup(
-          executable: manifest.executable, services: services, paths: paths, software: software))
+          executable: manifest.executable, services: services, paths: paths, software: software),
+        webShare: webShareSetup(executable: manifest.executable, scope: .user))
     else { return nil }
     return
       (try? write(

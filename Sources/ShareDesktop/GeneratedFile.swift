@@ -19,12 +19,17 @@ public enum FileManagerFamily: String, CaseIterable, Sendable, Codable {
   case application
   /// KDE Purpose's plugins, `kpackage/Purpose/`: every KDE application's Share menu.
   case purpose
+  /// The browsers' manifests of the Web Share host (``NativeMessagingHosts``), outside the data
+  /// folder: their paths start with a location's anchor (`@config/`, `@home/`, `@root/`).
+  case browsers
 }
 
 /// One file the integration writes, relative to a data folder (`$XDG_DATA_HOME` or an
-/// `$XDG_DATA_DIRS` entry).
+/// `$XDG_DATA_DIRS` entry), or to another folder of the location, named by an anchor
+/// (``FileManagerIntegration/Location/absolute(_:)``).
 public struct GeneratedFile: Equatable, Sendable {
-  /// The path below the data folder, e.g. `kio/servicemenus/xdg-share-org.example.demo.desktop`.
+  /// The path below the data folder, e.g. `kio/servicemenus/xdg-share-org.example.demo.desktop`,
+  /// or below an anchor, e.g. `@home/.mozilla/native-messaging-hosts/org.xdgshare.webshare.json`.
   public var path: String
   public var contents: String
   /// Mode 0755 rather than 0644: Dolphin runs a user's service menu only when it is executable.

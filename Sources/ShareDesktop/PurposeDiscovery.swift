@@ -14,13 +14,10 @@ extension FileManagerIntegration {
   public static func purposeSetup(
     executable: String, services: [ShareService], paths: SearchPaths, software: some InstalledSoftware
   ) -> PurposeSetup? {
-    let folder = PathText.parent(of: executable)
-    let candidates = [
-      folder + "/" + purposeProgram, PathText.parent(of: folder) + "/libexec/xdg-share/" + purposeProgram,
-    ]
-    guard let program = candidates.first(where: { FileSystem.isExecutable(Array($0.utf8)) }),
-      PurposePlugins.canRun(program)
-    else { return nil }
+    guard let program = helperProgram(purposeProgram, besides: executable), PurposePlugins.canRun(program)
+    else {
+      return nil
+    }
     let files = SystemBundleFiles()
     let loader = BundleLoader(languages: [], files: files)
     var translations: [String: [PurposeSetup.Translation]] = [:]
@@ -41,6 +38,22 @@ extension FileManagerIntegration {
       translations: translations, plainServices: plain)
   }
 
+  /// The helper program `name` that belongs to the xdg-share at `executable`: beside it in a
+  /// build, in `../libexec/xdg-share/` from it once installed.
+  static func helperProgram(_ name: String, besides executable: String) -> String? {
+    let folder = PathText.parent(of: executable)
+    let candidates = [folder + "/" + name, PathText.parent(of: folder) + "/libexec/xdg-share/" + name]
+    return candidates.first { FileSystem.isExecutable(Array($0.utf8)) }
+  }
+
+  /// The Web Share host that belongs to the xdg-share at `executable`, for the browsers' manifests
+  /// of `scope`; nil when it is not there.
+  public static func webShareSetup(executable: String, scope: Scope) -> WebShareSetup? {
+    helperProgram(NativeMessagingHosts.program, besides: executable).map {
+      WebShareSetup(program: $0, scope: scope)
+    }
+  }
+
   /// Whether Dolphin shows Purpose's Share menu: its `sharefileitemaction` plugin is installed
   /// (KDE Frameworks 5 or 6) and not turned off in Dolphin's settings (`kservicemenurc`,
   /// `[Show] sharefileitemaction=false`, which KIO reads from `$XDG_CONFIG_HOME`).
@@ -54,5 +67,16 @@ extension FileManagerIntegration {
     }
     let file = KeyFile(parsing: String(decoding: bytes, as: UTF8.self))
     return file.value("sharefileitemaction", in: "Show")?.lowercased() != "false"
+  }
+}
+
+/// What the browsers' manifests of the Web Share host need: the host program, and whose browsers.
+public struct WebShareSetup: Equatable, Sendable {
+  public var program: String
+  public var scope: FileManagerIntegration.Scope
+
+  public init(program: String, scope: FileManagerIntegration.Scope) {
+    self.program = program
+    self.scope = scope
   }
 }

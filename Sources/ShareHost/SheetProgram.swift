@@ -35,6 +35,24 @@ public enum SheetProgram {
     return arguments + [Array("--".utf8)] + files
   }
 
+  /// The sheet's arguments for `request`, writing its result line on descriptor
+  /// `resultDescriptor`.
+  public static func arguments(program: String, request: SheetRequest, resultDescriptor: Int32?) -> [[UInt8]]
+  {
+    var arguments = Self.arguments(
+      program: program, items: request.items, service: request.service, parent: request.parent,
+      resultDescriptor: resultDescriptor)
+    var options: [[UInt8]] = []
+    switch request.caller {
+    case .site(let site): options += [Array("--site".utf8), Array(site.utf8)]
+    case .application(let name): options += [Array("--app".utf8), Array(name.utf8)]
+    case nil: break
+    }
+    if let title = request.title { options += [Array("--title".utf8), Array(title.utf8)] }
+    arguments.insert(contentsOf: options, at: 1)
+    return arguments
+  }
+
   /// The sheet's arguments for the compose sheet of `service` before sharing `items`, writing
   /// its ``ComposeLine`` on descriptor 3 (see ``SheetComposePrompt``).
   public static func composeArguments(

@@ -156,23 +156,21 @@ public enum PurposeJob {
 
   /// "Share…": the share sheet for `items`, its end read from its result line.
   private static func pick(_ items: [ShareItem], environment: [String: String]) -> Ended {
-    guard let program = SheetProgram.locate(environment: environment) else {
-      return Ended(failure: "the share sheet (\(SheetProgram.name)) is not installed beside xdg-share")
-    }
-    let process: ChildProcess
+    let sheet: SheetSession
     do {
-      process = try ChildProcess.spawn(
-        SheetProgram.arguments(program: program, items: items, parent: "", resultDescriptor: 1),
-        environment: environment, standardOutput: .pipe, endsWithParent: true)
+      sheet = try SheetSession.start(
+        SheetRequest(items: items), environment: environment, endsWithParent: true)
     } catch {
-      return Ended(failure: "cannot start the share sheet \(program): \(error.reason)")
+      switch error {
+      case .notInstalled:
+        return Ended(failure: "the share sheet (\(SheetProgram.name)) is not installed beside xdg-share")
+      case .cannotStart(let program, let reason):
+        return Ended(failure: "cannot start the share sheet \(program): \(reason)")
+      }
     }
-    SignalWatcher.onTermination { _ in process.signal(Signal.terminate) }
+    SignalWatcher.onTermination { _ in sheet.cancel() }
     defer { SignalWatcher.onTermination(nil) }
-    let output = (try? process.standardOutput?.readToEnd()) ?? []
-    _ = process.wait()
-    let last = output.split(separator: UInt8(ascii: "\n")).last.map(Array.init) ?? []
-    guard let line = try? JSONDecoder().decode(SheetResultLine.self, from: Data(last)) else {
+    guard case .answered(let line) = sheet.wait() else {
       return Ended(failure: "the share sheet ended without an answer")
     }
     return Ended(sheet: line)

@@ -54,11 +54,18 @@ final class PickerWindow {
   /// last before it exits.
   nonisolated static let settingsQueue = DispatchQueue(label: "xdg-share-sheet.settings")
 
+  /// Who asks, said under the window's title; the preview's line the caller gave.
+  let caller: SheetCaller?
+  let givenTitle: String?
+
   init(
     application: Application, items: [ShareItem], text: SheetText, environment: [String: String],
+    caller: SheetCaller? = nil, title: String? = nil,
     report: @escaping @MainActor @Sendable (SheetResult) -> Void
   ) {
     self.application = application
+    self.caller = caller
+    self.givenTitle = title
     self.items = items
     self.text = text
     self.environment = environment
@@ -68,8 +75,9 @@ final class PickerWindow {
     editButton = Button(label: text("Edit"))
     search = SearchEntry(placeholder: text("Search"))
     actionsRow = ActionsRow(text: text)
-    let preliminary = SelectionSummary(
+    var preliminary = SelectionSummary(
       attachments: items.map { Attachment(item: $0, typeIdentifiers: []) }, text: text, describe: { _ in "" })
+    if let title { preliminary.title = title }
     summary = SummaryView(preliminary, icons: Self.icons(for: preliminary, contentTypeIcons: []))
     build()
   }
@@ -80,6 +88,13 @@ final class PickerWindow {
 
   private func build() {
     let header = HeaderBar()
+    switch caller {
+    case .site(let site):
+      header.setTitle(text("Share"), subtitle: text("{site} wants to share", ["site": site]))
+    case .application(let name):
+      header.setTitle(text("Share"), subtitle: text("Share from {app}", ["app": name]))
+    case nil: break
+    }
     editButton.setAccessibleLabel(text("Edit"))
     editButton.isVisible = false
     editButton.onClick { [weak self] in self?.setEditing(!(self?.editing ?? true)) }
@@ -190,8 +205,9 @@ final class PickerWindow {
   /// Shows the loaded services, or why there are none.
   func show(_ loaded: LoadedSelection, iconTextures: [String: Texture]) {
     self.loaded = loaded
-    summary.show(
-      loaded.summary, icons: Self.icons(for: loaded.summary, contentTypeIcons: loaded.summaryIcons))
+    var shown = loaded.summary
+    if let givenTitle { shown.title = givenTitle }
+    summary.show(shown, icons: Self.icons(for: shown, contentTypeIcons: loaded.summaryIcons))
     guard loaded.problems.isEmpty else {
       report(SheetResult(.refused(.unreadableFiles(loaded.problems))))
       let names = loaded.problems.map { $0.path.displayString }.joined(separator: ", ")

@@ -75,8 +75,8 @@ public enum SheetApp {
     func open(_ items: [ShareItem], _ arrival: Arrival<(LoadedSelection, [String: Texture])>) {
       Style.addCSS(PickerWindow.css + ActionsRow.css)
       let picker = PickerWindow(
-        application: application, items: items, text: text, environment: environment,
-        report: { result = $0 })
+        application: application, items: items, text: text, environment: environment, caller: parsed.caller,
+        title: parsed.title, report: { result = $0 })
       PickerWindow.live.append(picker)
       // The window opens with its services when they come soon enough, so that it opens at the
       // size of its list; else it opens showing that they load, at a size that fits most lists.

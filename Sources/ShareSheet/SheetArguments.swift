@@ -1,4 +1,5 @@
 public import ShareCore
+public import ShareHost
 
 /// The command line of `xdg-share-sheet`:
 ///
@@ -17,6 +18,10 @@ public struct SheetArguments: Equatable, Sendable {
   public var resultDescriptor: Int32?
   /// The service to share with at once, without the list (a launcher's action).
   public var service: String?
+  /// Who asks (`--site HOST`, `--app NAME`), said above the services.
+  public var caller: SheetCaller?
+  /// `--title TEXT`: the preview's line, instead of the one made from the items.
+  public var title: String?
   /// `--compose SERVICE-ID`: only the compose sheet the service declares, before the host shares
   /// (see `SheetComposePrompt` in ShareHost); the picker is not shown.
   public var compose: String?
@@ -50,7 +55,8 @@ public struct SheetArguments: Equatable, Sendable {
   }
 
   public static let usage = """
-    Usage: xdg-share-sheet [--parent PARENT] [--service ID] [--text TEXT]... [--url URL]... [--result-fd N] [--] [FILE...]
+    Usage: xdg-share-sheet [--parent PARENT] [--service ID] [--site HOST | --app NAME] [--title TEXT]
+                           [--text TEXT]... [--url URL]... [--result-fd N] [--] [FILE...]
 
     Shows the share picker for the files, links and texts given (without any, it asks for
     files first), runs the service chosen and shows how it went.
@@ -59,6 +65,9 @@ public struct SheetArguments: Equatable, Sendable {
       --text TEXT       share a text
       --url URL         share a link
       --service ID      share with this service at once, without the list
+      --site HOST       say that the web site HOST asks ("HOST wants to share")
+      --app NAME        say that the application NAME asks ("Share from NAME")
+      --title TEXT      the preview's line, instead of one made from the items
       --compose ID      show only the compose sheet service ID declares (XDGShareComposeSheet),
                         starting from the line {"compose": {...}} on standard input; on Post
                         write that line, as posted, to the result descriptor; exit 3 on Cancel
@@ -113,6 +122,9 @@ public struct SheetArguments: Equatable, Sendable {
           result.warnings.append(error.message)
         }
       case "--service": result.service = try value()
+      case "--site": result.caller = .site(try value())
+      case "--app": result.caller = .application(try value())
+      case "--title": result.title = try value()
       case "--compose": result.compose = try value()
       case "--result-fd":
         let given = try value()

@@ -40,6 +40,8 @@ public struct SheetText: Sendable {
   static let tables: [Language: [String: String]] = [
     .german: [
       "Share": "Teilen",
+      "{site} wants to share": "{site} möchte teilen",
+      "Share from {app}": "Teilen aus {app}",
       "Search services": "Dienste durchsuchen",
       "Search": "Suchen",
       "Edit": "Bearbeiten",
@@ -87,6 +89,8 @@ public struct SheetText: Sendable {
     ],
     .french: [
       "Share": "Partager",
+      "{site} wants to share": "{site} veut partager",
+      "Share from {app}": "Partager depuis {app}",
       "Search services": "Rechercher des services",
       "Search": "Rechercher",
       "Edit": "Modifier",

@@ -165,6 +165,8 @@ private final class PlayedPrompt: ComposePrompt {
     let prompt = PostThenCancel()
     let share = try share(Self.completing, composing: true, prompt: prompt)
     prompt.share.withLock { $0 = share }
+    // The prompt and the share hold each other until the share has run.
+    defer { prompt.share.withLock { $0 = nil } }
     #expect(share.run() == .composeCancelled)
     #expect(host.history.records().isEmpty)
     #expect(!programRan)

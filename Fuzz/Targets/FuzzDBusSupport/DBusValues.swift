@@ -1,5 +1,5 @@
 import FuzzSupport
-import ShareDBus
+public import ShareDBus
 
 /// Equality where a NaN double equals a NaN double (it does not under `==`).
 public func same(_ a: DBusValue, _ b: DBusValue) -> Bool {

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import ShareCore
+public import ShareCore
 
 /// The type system over the machine's shared-mime-info, as the desktop's own would be; the
 /// standard table alone where there is none.

@@ -20,14 +20,16 @@ enum RegisterCommand {
       return .failure
     }
     let catalog = context.loadCatalog()
-    let location = FileManagerIntegration.Location(scope: system ? .system : .user, paths: context.paths)
+    let location = Self.location(system: system, context: context)
     let report: RegistrationReport
     do {
       let software = SystemSoftware(environment: context.environment)
       let rendering = try FileManagerIntegration.render(
         services: catalog.offered, executable: executable, catalog: mimeCatalog(types: catalog.types),
         purpose: FileManagerIntegration.purposeSetup(
-          executable: executable, services: catalog.offered, paths: context.paths, software: software))
+          executable: executable, services: catalog.offered, paths: context.paths, software: software),
+        webShare: FileManagerIntegration.webShareSetup(
+          executable: executable, scope: system ? .system : .user))
       report = try FileManagerIntegration.register(
         rendering, executable: executable, at: location, software: software)
     } catch {
@@ -42,7 +44,7 @@ enum RegisterCommand {
   }
 
   static func unregister(system: Bool, context: ToolContext) -> ExitCode {
-    let location = FileManagerIntegration.Location(scope: system ? .system : .user, paths: context.paths)
+    let location = Self.location(system: system, context: context)
     let report: UnregistrationReport?
     do {
       report = try FileManagerIntegration.unregister(at: location)
@@ -59,6 +61,14 @@ enum RegisterCommand {
       context.output.error(Wording.describe(.cannotRemove(failure.path, reason: failure.reason)))
     }
     return report.failures.isEmpty ? .success : .failure
+  }
+
+  /// Where `register` writes: for this user, or for every user, below `$DESTDIR` when it is set
+  /// (a package being built).
+  static func location(system: Bool, context: ToolContext) -> FileManagerIntegration.Location {
+    guard system else { return .init(scope: .user, paths: context.paths) }
+    let staging = context.environment["DESTDIR"].flatMap { $0.hasPrefix("/") ? FilePath($0) : nil }
+    return .init(scope: .system, paths: context.paths, staging: staging)
   }
 
   /// Brings the user's file-manager entries up to date after `install` or `uninstall`, when

@@ -78,6 +78,7 @@ extension Wording {
     case .dbus: "D-Bus"
     case .application: "Application menu"
     case .purpose: "KDE applications"
+    case .browsers: "Web browsers"
     }
   }
 
@@ -108,6 +109,8 @@ extension Wording {
       // application's, Dolphin's Share submenu included.
       let plugins = files.filter { !$0.opensPicker && $0.path.hasSuffix("/metadata.json") }.count
       return "\(plugins) Purpose \(plugins == 1 ? "plugin" : "plugins") in kpackage/Purpose"
+    case .browsers:
+      return "the Web Share host (\(NativeMessagingHosts.hostName)) for Chromium, Google Chrome and Firefox"
     }
   }
 }

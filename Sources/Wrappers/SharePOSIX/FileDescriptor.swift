@@ -67,6 +67,18 @@ public final class FileDescriptor: Sendable {
     try DescriptorIO.readToEnd(rawValue).mapError { SystemError(call: "read", $0) }.get()
   }
 
+  /// A descriptor of this process's standard input (0) or output (1): a close-on-exec duplicate,
+  /// so that closing it leaves the stream itself open, and no program started meanwhile holds it.
+  public static func standard(_ number: StandardDescriptor) throws(SystemError) -> FileDescriptor {
+    FileDescriptor(raw: try check("fcntl") { system_fcntl(number.rawValue, _F_DUPFD_CLOEXEC, 3) })
+  }
+
+  /// The standard streams ``standard(_:)`` duplicates.
+  public enum StandardDescriptor: Int32, Sendable {
+    case input = 0
+    case output = 1
+  }
+
   /// A pipe: (read end, write end), both close-on-exec.
   public static func pipe() throws(SystemError) -> (read: FileDescriptor, write: FileDescriptor) {
     var fds: [Int32] = [0, 0]
