@@ -35,14 +35,16 @@ build_packages=(pkg-config binutils libglib2.0-dev libdbus-1-dev libcurl4-openss
 # gnome-keyring as a real Secret Service on the private bus (secret-tool as a second client), KDE
 # Purpose (Dolphin's Share menu, Okular's; its job dialog needs Kirigami, which Debian's Purpose
 # does not depend on) and what builds a small host of its library for the
-# tests (Tests/Tools/purpose-driver).
+# tests (Tests/Tools/purpose-driver), and web pages' navigator.share in Chromium (chromedriver,
+# Selenium) and Firefox ESR (its own WebDriver BiDi, over websocket-client).
 test_packages=(dbus-daemon desktop-file-utils python3-dbus python3-gi xvfb xclip qrencode zbar-tools
   gnome-keyring libsecret-tools
   at-spi2-core python3-pyatspi gir1.2-atspi-2.0
   lighttpd lighttpd-mod-webdav xdotool imagemagick tesseract-ocr thunar pcmanfm libfm-modules nemo caja caja-actions
   nautilus python3-nautilus librsvg2-common dolphin fonts-dejavu-core bash-completion
   libkf5purpose-bin qml-module-org-kde-purpose qml-module-org-kde-kirigami2 okular
-  libkf5purpose-dev libkf5kio-dev qtbase5-dev cmake extra-cmake-modules g++)
+  libkf5purpose-dev libkf5kio-dev qtbase5-dev cmake extra-cmake-modules g++
+  chromium chromium-driver python3-selenium python3-websocket firefox-esr)
 ensure_packages() {
   local missing=()
   for package in "$@"; do

@@ -88,13 +88,6 @@ final class PickerWindow {
 
   private func build() {
     let header = HeaderBar()
-    switch caller {
-    case .site(let site):
-      header.setTitle(text("Share"), subtitle: text("{site} wants to share", ["site": site]))
-    case .application(let name):
-      header.setTitle(text("Share"), subtitle: text("Share from {app}", ["app": name]))
-    case nil: break
-    }
     editButton.setAccessibleLabel(text("Edit"))
     editButton.isVisible = false
     editButton.onClick { [weak self] in self?.setEditing(!(self?.editing ?? true)) }
@@ -127,7 +120,22 @@ final class PickerWindow {
     stack.add(choosePage, name: Page.choose)
 
     let content = Box(.vertical)
-    for widget in [header, summary.box, stack] as [Widget] { content.append(widget) }
+    content.append(header)
+    // Who asks, above what they share: a site or an app the user may not expect, said in full.
+    if let caller {
+      let words =
+        switch caller {
+        case .site(let site): text("{site} wants to share", ["site": site])
+        case .application(let name): text("Share from {app}", ["app": name])
+        }
+      let asking = Label(words)
+      asking.wrap()
+      asking.addStyleClass("dim-label")
+      asking.setMargins(top: 6, start: 18, end: 18)
+      asking.horizontalPosition = 0
+      content.append(asking)
+    }
+    for widget in [summary.box, stack] as [Widget] { content.append(widget) }
     window.setContent(content)
 
     search.captureKeys(from: window)

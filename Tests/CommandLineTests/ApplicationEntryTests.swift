@@ -133,11 +133,13 @@ private let updateDesktopDatabase = onPath("update-desktop-database")
   }
 
   @Test func systemRegistrationWritesItIntoTheFirstDataDirectory() throws {
-    #expect(try Tool.run(["register", "--system"], on: desktop).status == 0)
-    let system = "\(desktop.root)/system/applications/org.xdgshare.Share.desktop"
+    // Staged below DESTDIR: for every user, the browsers' manifests would go to /etc.
+    let stage = ["DESTDIR": "\(desktop.root)/stage"]
+    #expect(try Tool.run(["register", "--system"], on: desktop, environment: stage).status == 0)
+    let system = "\(desktop.root)/stage\(desktop.root)/system/applications/org.xdgshare.Share.desktop"
     #expect(FileManager.default.fileExists(atPath: system))
     #expect(!FileManager.default.fileExists(atPath: entryPath))
-    #expect(try Tool.run(["unregister", "--system"], on: desktop).status == 0)
+    #expect(try Tool.run(["unregister", "--system"], on: desktop, environment: stage).status == 0)
     #expect(!FileManager.default.fileExists(atPath: system))
   }
 }

@@ -127,7 +127,7 @@ import Testing
 
     let result = try Tool.run(["unregister"], on: desktop)
     #expect(result.status == 0, "\(result.standardError)")
-    #expect(result.standardOutput.hasPrefix("Removed 18 files from \(data)\n"), "\(result.standardOutput)")
+    #expect(result.standardOutput.hasPrefix("Removed 21 files from \(data)\n"), "\(result.standardOutput)")
     #expect(
       try String(contentsOfFile: mine, encoding: .utf8) == "[Desktop Entry]\nType=Service\nActions=a;\n")
     let left = try FileManager.default.subpathsOfDirectory(atPath: data).filter {
@@ -142,16 +142,28 @@ import Testing
     #expect(again.standardOutput == "Nothing to remove: xdg-share has not registered anything in \(data)\n")
   }
 
+  /// For every user, staged below DESTDIR as a package build does (the browsers' manifests go
+  /// to /etc and /usr/lib, which a test must not touch): the first data folder, and the
+  /// browsers' system folders.
   @Test func systemRegistrationGoesToTheFirstDataDirectory() throws {
-    let result = try Tool.run(["register", "--system"], on: desktop)
+    let stage = "\(desktop.root)/stage"
+    let result = try Tool.run(["register", "--system"], on: desktop, environment: ["DESTDIR": stage])
     #expect(result.status == 0, "\(result.standardError)")
-    #expect(
-      FileManager.default.fileExists(atPath: "\(desktop.root)/system/nautilus-python/extensions/xdg-share.py")
-    )
-    #expect(FileManager.default.fileExists(atPath: "\(desktop.root)/system/xdg-share/registered.json"))
+    let system = "\(stage)\(desktop.root)/system"
+    #expect(FileManager.default.fileExists(atPath: "\(system)/nautilus-python/extensions/xdg-share.py"))
+    #expect(FileManager.default.fileExists(atPath: "\(system)/xdg-share/registered.json"))
+    for folder in [
+      "etc/chromium/native-messaging-hosts", "etc/opt/chrome/native-messaging-hosts",
+      "usr/lib/mozilla/native-messaging-hosts",
+    ] {
+      #expect(
+        FileManager.default.fileExists(atPath: "\(stage)/\(folder)/org.xdgshare.webshare.json"), "\(folder)")
+    }
     #expect(!FileManager.default.fileExists(atPath: "\(data)/nautilus-python"))
-    #expect(try Tool.run(["unregister", "--system"], on: desktop).status == 0)
-    #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/system/nautilus-python"))
+    #expect(
+      try Tool.run(["unregister", "--system"], on: desktop, environment: ["DESTDIR": stage]).status == 0)
+    #expect(!FileManager.default.fileExists(atPath: "\(system)/nautilus-python"))
+    #expect(!FileManager.default.fileExists(atPath: "\(stage)/etc"))
   }
 
   @Test func aDamagedManifestIsAnErrorAndTouchesNothing() throws {

@@ -10,7 +10,60 @@ import Testing
 @Suite struct GeneratorTests {
   let rendering = try! FileManagerIntegration.render(
     services: Fixture.services, executable: Fixture.executable, catalog: Fixture.catalog,
-    purpose: Fixture.purpose)
+    purpose: Fixture.purpose,
+    webShare: WebShareSetup(program: "/usr/libexec/xdg-share/xdg-share-webshare", scope: .user))
+
+  /// For every user, the browsers look in their system folders.
+  @Test func theBrowsersSystemFolders() throws {
+    let system = try FileManagerIntegration.render(
+      services: [], executable: Fixture.executable, catalog: Fixture.catalog,
+      webShare: WebShareSetup(program: "/usr/libexec/xdg-share/xdg-share-webshare", scope: .system))
+    #expect(
+      system.files(of: .browsers).map(\.path) == [
+        "@root/etc/chromium/native-messaging-hosts/org.xdgshare.webshare.json",
+        "@root/etc/opt/chrome/native-messaging-hosts/org.xdgshare.webshare.json",
+        "@root/usr/lib/mozilla/native-messaging-hosts/org.xdgshare.webshare.json",
+      ])
+    // Each reads back as JSON that allows the extension, by the id each browser knows it by.
+    for file in system.files(of: .browsers) {
+      let manifest = try #require(
+        try JSONSerialization.jsonObject(with: Data(file.contents.utf8)) as? [String: Any])
+      #expect(manifest["name"] as? String == "org.xdgshare.webshare")
+      #expect(manifest["type"] as? String == "stdio")
+      let allowed = (manifest["allowed_origins"] ?? manifest["allowed_extensions"]) as? [String]
+      #expect(
+        allowed
+          == (file.path.contains("mozilla")
+            ? ["webshare@xdgshare.org"] : ["chrome-extension://onbdopmibkhlpdgfehacjgodmadpnekp/"]))
+    }
+  }
+
+  /// The extension's id is the one its public key gives (Chromium: the first 32 hexadecimal
+  /// digits of the key's SHA-256, written a-p for 0-f), so the manifests and the extension agree.
+  @Test func theExtensionsIDIsItsKeys() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let data = try Data(contentsOf: root.appendingPathComponent("data/browser-extension/manifest.json"))
+    let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let encoded = try #require(manifest["key"] as? String)
+    let key = try #require(Data(base64Encoded: encoded))
+    let sha256sum = Process()
+    sha256sum.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+    let input = Pipe()
+    let output = Pipe()
+    sha256sum.standardInput = input
+    sha256sum.standardOutput = output
+    try sha256sum.run()
+    input.fileHandleForWriting.write(key)
+    try input.fileHandleForWriting.close()
+    let hex = String(decoding: output.fileHandleForReading.readDataToEndOfFile().prefix(32), as: UTF8.self)
+    sha256sum.waitUntilExit()
+    let id = String(
+      hex.compactMap { Int(String($0), radix: 16).map { Character(Unicode.Scalar(UInt8(97 + $0))) } })
+    #expect(id == NativeMessagingHosts.chromiumExtensionID)
+    let gecko = (manifest["browser_specific_settings"] as? [String: Any])?["gecko"] as? [String: Any]
+    #expect(gecko?["id"] as? String == NativeMessagingHosts.firefoxExtensionID)
+  }
 
   @Test(arguments: FileManagerFamily.allCases)
   func matchesItsGoldenFile(_ family: FileManagerFamily) throws {
@@ -48,8 +101,10 @@ import Testing
       #expect(KeyFile(parsing: file.contents).list("MimeType", in: "Desktop Entry") == ["inode/directory"])
     }
     // The rest is as without it.
+    let others: Set<FileManagerFamily> = [.dolphin, .browsers]
     #expect(
-      withPurpose.files.filter { $0.family != .dolphin } == rendering.files.filter { $0.family != .dolphin })
+      withPurpose.files.filter { !others.contains($0.family) }
+        == rendering.files.filter { !others.contains($0.family) })
   }
 
   @Test func aPurposePluginPerServiceThatTakesFilesOrLinksAndShare() throws {

@@ -363,10 +363,48 @@ struct FakeSoftware: InstalledSoftware {
     let paths = SearchPaths(environment: ["HOME": "/home/u", "XDG_DATA_DIRS": "/usr/local/share:/usr/share"])
     #expect(
       FileManagerIntegration.Location(scope: .system, paths: paths)
-        == .init(dataFolder: "/usr/local/share", homeConfig: nil))
+        == .init(dataFolder: "/usr/local/share", homeConfig: nil, anchors: ["root": "/"]))
     #expect(
       FileManagerIntegration.Location(scope: .user, paths: paths)
-        == .init(dataFolder: "/home/u/.local/share", homeConfig: "/home/u/.config"))
+        == .init(
+          dataFolder: "/home/u/.local/share", homeConfig: "/home/u/.config",
+          anchors: ["config": "/home/u/.config", "home": "/home/u"]))
+    // A package build stages everything below DESTDIR.
+    let staged = FileManagerIntegration.Location(scope: .system, paths: paths, staging: FilePath("/tmp/pkg/"))
+    #expect(
+      staged == .init(dataFolder: "/tmp/pkg/usr/local/share", homeConfig: nil, anchors: ["root": "/tmp/pkg"]))
+    #expect(staged.absolute("@root/etc/chromium/x.json") == FilePath("/tmp/pkg/etc/chromium/x.json"))
+  }
+
+  /// The browsers' manifests go where each browser looks, outside the data folder; `unregister`
+  /// removes them and the folders `register` made for them, and nothing else there.
+  @Test func browsersManifestsAreWrittenAndRemovedOutsideTheDataFolder() throws {
+    let location = FileManagerIntegration.Location(
+      dataFolder: data, homeConfig: "\(desktop.root)/home/.config",
+      anchors: ["config": "\(desktop.root)/config", "home": "\(desktop.root)/home"])
+    // Chromium's profile is there already, with a file of its own.
+    try FileManager.default.createDirectory(
+      atPath: "\(desktop.root)/config/chromium", withIntermediateDirectories: true)
+    try "{}".write(toFile: "\(desktop.root)/config/chromium/Local State", atomically: true, encoding: .utf8)
+    let rendering = try FileManagerIntegration.render(
+      services: Fixture.services, executable: Fixture.executable, catalog: Fixture.catalog,
+      webShare: WebShareSetup(program: "/usr/libexec/xdg-share/xdg-share-webshare", scope: .user))
+    let report = try FileManagerIntegration.register(
+      rendering, executable: Fixture.executable, at: location, software: FakeSoftware())
+    #expect(report.failures.isEmpty)
+    for path in [
+      "config/chromium/NativeMessagingHosts", "config/google-chrome/NativeMessagingHosts",
+      "home/.mozilla/native-messaging-hosts",
+    ] {
+      #expect(
+        FileManager.default.fileExists(atPath: "\(desktop.root)/\(path)/org.xdgshare.webshare.json"),
+        "\(path)")
+    }
+    _ = try FileManagerIntegration.unregister(at: location)
+    #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/config/chromium/NativeMessagingHosts"))
+    #expect(FileManager.default.fileExists(atPath: "\(desktop.root)/config/chromium/Local State"))
+    #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/config/google-chrome"))
+    #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/home/.mozilla"))
   }
 
   /// caja-actions reads `g_get_home_dir()/.config` whatever `XDG_CONFIG_HOME` says (seen with the

@@ -9,15 +9,6 @@ extension HeaderBar {
     adw_header_bar_set_title_widget(cast(widget), adw_window_title_new(title, nil))
   }
 
-  /// Shows `title` in the middle with `subtitle` under it, smaller (an `AdwWindowTitle`).
-  public func setTitle(_ title: String, subtitle: String) {
-    title.withCString { title in
-      subtitle.withCString { subtitle in
-        adw_header_bar_set_title_widget(cast(widget), adw_window_title_new(title, subtitle))
-      }
-    }
-  }
-
   /// Whether the window's own buttons (close, minimize) are shown at the ends; a sheet with its
   /// own Cancel has none.
   public func showWindowButtons(_ shown: Bool) {

@@ -49,7 +49,9 @@ import time
 
 import pyatspi
 
-TIMEOUT = 15
+# How long a step waits; SHEET_DRIVER_TIMEOUT for a command that takes longer to open the sheet
+# (a browser starting).
+TIMEOUT = float(os.environ.get("SHEET_DRIVER_TIMEOUT", "15"))
 
 
 SHEET = None
