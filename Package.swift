@@ -156,6 +156,11 @@ let package = Package(
       name: "ShareWebTests",
       dependencies: ["ShareWeb", "ShareHost", "ShareCore", "SharePOSIX", "ShareTestSupport"],
       exclude: ["Driver"]),
+    // Sandboxed apps: files as descriptors, the caller known, ShowPicker's options, in a sandbox
+    // built from Flatpak's own parts (bwrap, xdg-dbus-proxy).
+    .testTarget(
+      name: "SandboxTests", dependencies: ["ShareTestSupport", "ShareCore", "SharePOSIX"], exclude: ["Driver"]
+    ),
     // The parser and usage in process, row by row of the command table.
     .testTarget(name: "ShareCommandLineTests", dependencies: ["ShareCommandLine", "ShareCore"]),
     .testTarget(

@@ -36,7 +36,9 @@ build_packages=(pkg-config binutils libglib2.0-dev libdbus-1-dev libcurl4-openss
 # Purpose (Dolphin's Share menu, Okular's; its job dialog needs Kirigami, which Debian's Purpose
 # does not depend on) and what builds a small host of its library for the
 # tests (Tests/Tools/purpose-driver), and web pages' navigator.share in Chromium (chromedriver,
-# Selenium) and Firefox ESR (its own WebDriver BiDi, over websocket-client).
+# Selenium) and Firefox ESR (its own WebDriver BiDi, over websocket-client), and sandboxed apps
+# in a sandbox made of Flatpak's own parts (bubblewrap, xdg-dbus-proxy), with the document portal
+# (xdg-desktop-portal's xdg-document-portal, which needs FUSE).
 test_packages=(dbus-daemon desktop-file-utils python3-dbus python3-gi xvfb xclip qrencode zbar-tools
   gnome-keyring libsecret-tools
   at-spi2-core python3-pyatspi gir1.2-atspi-2.0
@@ -44,7 +46,8 @@ test_packages=(dbus-daemon desktop-file-utils python3-dbus python3-gi xvfb xclip
   nautilus python3-nautilus librsvg2-common dolphin fonts-dejavu-core bash-completion
   libkf5purpose-bin qml-module-org-kde-purpose qml-module-org-kde-kirigami2 okular
   libkf5purpose-dev libkf5kio-dev qtbase5-dev cmake extra-cmake-modules g++
-  chromium chromium-driver python3-selenium python3-websocket firefox-esr)
+  chromium chromium-driver python3-selenium python3-websocket firefox-esr
+  bubblewrap xdg-dbus-proxy xdg-desktop-portal fuse3 libglib2.0-dev)
 ensure_packages() {
   local missing=()
   for package in "$@"; do

@@ -1,5 +1,6 @@
 package import ShareCore
 package import ShareHost
+package import SharePOSIX
 
 /// Every error the service sends, as data; its D-Bus name and its message are worded here, in one
 /// table, and nowhere else.
@@ -20,6 +21,8 @@ package enum BusError: Error, Equatable {
   case noSheet
   /// The share sheet's program could not be started: what the system said.
   case cannotStartSheet(String)
+  /// A file handed over as a descriptor could not be made a path (the folder, the copy).
+  case handOverFailed(String)
   case unknownInterface(String)
   case unknownProperty(String)
   case readOnlyProperty(String)
@@ -32,7 +35,8 @@ package enum BusError: Error, Equatable {
     case .refused(.noSuchService): "org.xdgshare.Share1.Error.NoSuchService"
     case .refused(.notAccepted): "org.xdgshare.Share1.Error.NotAccepted"
     case .tooManyItems, .tooManyRequests, .tooManyRequestsOfCaller: "org.xdgshare.Share1.Error.LimitExceeded"
-    case .stopping, .refused(.unreadableFiles), .refused(.cannotRecord), .noSheet, .cannotStartSheet:
+    case .stopping, .refused(.unreadableFiles), .refused(.cannotRecord), .noSheet, .cannotStartSheet,
+      .handOverFailed:
       "org.xdgshare.Share1.Error.Failed"
     case .notRequestOwner: "org.freedesktop.DBus.Error.AccessDenied"
     case .unknownProperty: "org.freedesktop.DBus.Error.UnknownProperty"
@@ -57,6 +61,7 @@ package enum BusError: Error, Equatable {
     case .stopping: "the service is stopping; call again, and a new one starts"
     case .noSheet: "the share sheet (\(SheetProgram.name)) is not installed beside xdg-share"
     case .cannotStartSheet(let reason): "cannot start the share sheet: \(reason)"
+    case .handOverFailed(let reason): "cannot hand the file on to the service: \(reason)"
     case .unknownProperty(let name): "no property '\(name)'"
     case .readOnlyProperty(let name): "property '\(name)' is read-only"
     }
@@ -83,6 +88,18 @@ package enum ArgumentProblem: Equatable, Sendable {
   case contentKeys(found: [String], besides: [String])
   case notAHandleToken(String)
   case notAParentWindow(String)
+  /// A descriptor of something else than a regular file.
+  case notARegularFile(FileStatus.Node)
+  /// A descriptor open for writing only.
+  case writeOnly
+  /// A descriptor whose file cannot be looked at or read: the system's words.
+  case unreadableDescriptor(String)
+  /// A file larger than the service copies.
+  case fileTooLarge(size: UInt64, limit: UInt64)
+  /// A path (or a `file:` URL) from a sandboxed app, whose paths are its sandbox's.
+  case pathFromSandbox
+  /// A kind of service that is none (`share`, `action`).
+  case notAKind(String)
 
   var message: String {
     switch self {
@@ -97,12 +114,38 @@ package enum ArgumentProblem: Equatable, Sendable {
     case .notAnAbsoluteURL(let url): "expected an absolute URL such as https://example.org/, found '\(url)'"
     case .notAMIMEType(let type): "expected a MIME type such as image/png, found '\(type)'"
     case .contentKeys(let found, let besides):
-      "expected exactly one of path, url or text, found "
+      "expected exactly one of path, fd, url or text, found "
         + (found.isEmpty ? "none" : found.joined(separator: " and "))
         + (besides.isEmpty ? "" : " (besides " + besides.map { "'\($0)'" }.joined(separator: ", ") + ")")
     case .notAHandleToken(let token): "expected letters, digits and '_', found '\(token)'"
     case .notAParentWindow(let parent):
       "expected \"\", x11:<XID in hexadecimal> or wayland:<handle>, found '\(parent)'"
+    case .notARegularFile(let node): "expected a regular file, found \(Self.describe(node))"
+    case .writeOnly: "expected a descriptor open for reading, found one open for writing only"
+    case .unreadableDescriptor(let reason): "cannot read the file: \(reason)"
+    case .fileTooLarge(let size, let limit):
+      "the file is \(Self.describe(bytes: size)), larger than the \(Self.describe(bytes: limit)) a file handed over may be"
+    case .notAKind(let word): "expected share or action, found '\(word)'"
+    case .pathFromSandbox:
+      "a sandboxed application's paths mean nothing outside its sandbox: pass the file as a descriptor, "
+        + "{\"fd\": <h>} (with \"name\" if it has one)"
     }
+  }
+
+  private static func describe(_ node: FileStatus.Node) -> String {
+    switch node {
+    case .regular: "a regular file"
+    case .directory: "a folder"
+    case .symbolicLink: "a symbolic link"
+    case .characterDevice, .blockDevice: "a device"
+    case .fifo: "a FIFO (named pipe)"
+    case .socket: "a socket"
+    }
+  }
+
+  private static func describe(bytes: UInt64) -> String {
+    bytes >= 1 << 30 && bytes % (1 << 30) == 0
+      ? "\(bytes >> 30) GiB"
+      : bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
   }
 }

@@ -14,8 +14,9 @@ enum InterfaceXML {
         org.xdgshare.Share1.Error.NoSuchService   no installed service has the identifier
         org.xdgshare.Share1.Error.NotAccepted     the service's activation rule refuses the items
         org.xdgshare.Share1.Error.LimitExceeded   too many items in one call, or too many requests in flight
-        org.xdgshare.Share1.Error.Failed          a file cannot be read, the request cannot be recorded, or
-                                                      the share sheet cannot be started
+        org.xdgshare.Share1.Error.Failed          a file cannot be read, the request cannot be recorded,
+                                                      a file handed over cannot be copied, or the
+                                                      share sheet cannot be started
         org.freedesktop.DBus.Error.InvalidArgs    a malformed argument; the message names it and says why
         org.freedesktop.DBus.Error.UnknownInterface, .UnknownProperty, .PropertyReadOnly
                                                   from org.freedesktop.DBus.Properties
@@ -37,11 +38,27 @@ enum InterfaceXML {
         An item is a dictionary (a{sv}) with exactly one of:
           path       ay  a local file's path, as bytes; a trailing NUL is allowed. Non-UTF-8
                          names survive this way.
+          fd         h   a file handed over as a descriptor (added in version 3): a regular file
+                         open for reading (or an O_PATH descriptor of one). Its type is detected
+                         from its content and `name`; the service reads it without moving its
+                         offset, and the plugin gets a path to it: the document portal's
+                         (org.freedesktop.portal.Documents) when one runs and takes the file, else a
+                         read-only copy in a private folder under $XDG_RUNTIME_DIR (at most 1 GiB),
+                         removed when the request ends. Its path is named after `name`; the
+                         history records the name, not the path. A directory, socket, FIFO, device
+                         or a descriptor open for writing only is refused with InvalidArgs, and the
+                         descriptor closed. D-Bus carries at most 16 descriptors in one message.
           url        s   a link (http, https, mailto, ...); a file:// URL is taken as the file
           text       s   a piece of text
         and optionally:
           mime-type  s   the item's MIME type when the caller knows it; it replaces detection
                          for a file and the text/plain type of a text
+          name       s   a file handed over as `fd`: its name where it comes from (added in
+                         version 3)
+
+        A sandboxed caller (a Flatpak app, known by the /.flatpak-info of its process) must hand
+        files over as descriptors: its paths are its sandbox's, and a `path` item, or a file://
+        `url`, from one is refused with InvalidArgs saying so.
 
         The services are ordered by name, then identifier; hidden services and those whose
         requirements (programs, bus names) are not met are left out. Added in version 1.
@@ -104,16 +121,36 @@ enum InterfaceXML {
           @parent_window: the caller's window the share sheet stays above, as xdg-desktop-portal
             names it: "" (none), "x11:<XID in hexadecimal>" or "wayland:<exported handle>".
           @items: what to share, as for Share (at least one).
-          @options: a{sv}:
-            handle_token  s  as for Share.
+          @options: a{sv}; unknown keys are ignored, a known one of another type is InvalidArgs
+            naming it:
+            handle_token  s   as for Share.
+            exclude       as  services (by id) to leave out (added in version 3).
+            include       as  the only services to offer, by id; a service of the caller's own is
+                              offered only when included (added in version 3).
+            kinds         as  the kinds of service to offer: "share" (share extensions, the list),
+                              "action" (action extensions, the row of actions) (added in version 3).
+            title         s   the preview's line, instead of the one made from @items (added in
+                              version 3).
+            preview       h   an image to show in the preview instead of the first item's
+                              thumbnail (added in version 3).
+            modal         b   keep @parent_window from input while the sheet is shown (added in
+                              version 3).
           @handle: the request object (org.xdgshare.Request1). It emits, exactly once, Response:
-            0 completed (results: service-id, returned-items, request-id); 1 cancelled, by the user
-            (closing the sheet before choosing counts) or by the service (results: message, and
-            service-id and request-id once a service was chosen); 2 failed (results: message, and
-            service-id and request-id once a service was chosen). Cancel closes the sheet (and
-            cancels what it runs). returned-items holds what the service returned, as in Request1's
-            Response; for an action extension (com.apple.ui-services) that is its result: a text,
-            a link or a file.
+            0 completed (results: service, returned, request); 1 cancelled, by the user (closing
+            the sheet before choosing counts) or by the service (results: message, and service and
+            request once a service was chosen); 2 failed (results: message, and service and
+            request once a service was chosen). Every Response carries `outcome` (s): completed,
+            cancelled, failed or timed-out (added in version 3). `service` (s) is the chosen
+            service's id, `returned` (aa{sv}) what it returned, as in Request1's Response (for an
+            action extension (com.apple.ui-services) its result: a text, a link or a file), and
+            `request` (s) the request's id in the history (`xdg-share history`); version 2's names
+            service-id, returned-items and request-id are there too. Cancel closes the sheet (and
+            cancels what it runs).
+
+          The caller is known by its process: the sheet names an app ("Share from Example Notes":
+          the Name of its desktop entry, else its app id), the history records it, and the
+          services it provides itself (XDGShareApplication in their Info.plist, or an identifier
+          under its app id) are left out unless it includes them.
 
           Shows the share sheet: the services that accept @items, in the order the user needs;
           the user chooses one (a share service in the list, or an action in the row of actions),
@@ -140,7 +177,8 @@ enum InterfaceXML {
 
         <!--
           Version:
-          The version of this interface: 2 (1 had no ShowPicker).
+          The version of this interface: 3 (2 had no fd items and no ShowPicker options beyond
+          handle_token; 1 had no ShowPicker).
         -->
         <property name="Version" type="u" access="read"/>
       </interface>
@@ -225,6 +263,10 @@ enum InterfaceXML {
                                     "type-identifiers" (as)
             message         s       with codes 1 and 2: why
             request-id      s       the request's id in `xdg-share history`
+            outcome         s       completed, cancelled, failed or timed-out (added in version 3)
+            service         s       the service's id (added in version 3)
+            request         s       as request-id (added in version 3)
+            returned        aa{sv}  as returned-items (added in version 3)
         -->
         <signal name="Response">
           <arg type="u" name="code"/>

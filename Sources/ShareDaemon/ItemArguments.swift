@@ -1,5 +1,6 @@
 package import ShareCore
 package import ShareDBus
+package import SharePOSIX
 
 /// Decodes the `aa{sv}` items of `QueryItems`, `Share` and `ShowPicker`, saying exactly what is
 /// wrong.
@@ -8,6 +9,23 @@ package import ShareDBus
 /// (``DBusBodyReader``: no value tree and no cursor for a thousand items), anything else walked
 /// with a ``DBusCursor``, which also words every error, or a decoded ``DBusValue`` (the fuzz
 /// targets', which check that the three agree).
+/// A file a caller handed over as a descriptor (`{"fd": h}`), and the name it gave it.
+package struct GivenDescriptor: Sendable {
+  package let descriptor: FileDescriptor
+  /// `name`: what the file is called where it comes from; its type is guessed from it too.
+  package let name: String?
+  /// Where it was in the call, for errors: `items[2]`.
+  package let label: String
+}
+
+/// Items as a caller gave them: what the rules are asked about, and the files handed over as
+/// descriptors, by the index of their item (which names the file by `/proc/self/fd/N` until
+/// it is handed on: ``HandedOverFiles``).
+package struct GivenItems: Sendable {
+  package var items: [RequestedItem]
+  package var descriptors: [Int: GivenDescriptor] = [:]
+}
+
 package enum ItemArguments {
   static let maximumItems = 10_000
 
@@ -41,6 +59,19 @@ package enum ItemArguments {
   {
     if message.signature.hasPrefix("aa{sv}"), let items = plainItems(DBusBodyReader(message)) { return items }
     return try decode(message.cursor(atArgument: 0), argument: argument)
+  }
+
+  /// The items of `message`'s argument `index` (`aa{sv}`), files handed over as descriptors
+  /// among them: read from the marshalled body when they are plain (no descriptor can be
+  /// there), else walked with a cursor.
+  package static func given(_ message: DBusMessage, argument index: Int, named argument: String)
+    throws(BusError)
+    -> GivenItems
+  {
+    if index == 0, message.signature.hasPrefix("aa{sv}"), let items = plainItems(DBusBodyReader(message)) {
+      return GivenItems(items: items)
+    }
+    return try walk(message.cursor(atArgument: index), argument: argument, collectingDescriptors: true)
   }
 
   /// The items at the start of `body`, when each holds one of `path` (`ay`), `url` or `text`
@@ -111,10 +142,20 @@ package enum ItemArguments {
   /// The items under `cursor` (an `aa{sv}` argument), read where they lie in the message; the
   /// same items and the same errors as ``decode(_:argument:)`` of the decoded value.
   package static func decode(_ cursor: DBusCursor, argument: String) throws(BusError) -> [RequestedItem] {
+    try walk(cursor, argument: argument, collectingDescriptors: false).items
+  }
+
+  /// The items under `cursor`; with `collectingDescriptors`, `fd` entries are read too (the value
+  /// path cannot see them, and without it they are skipped as it skips them).
+  static func walk(_ cursor: DBusCursor, argument: String, collectingDescriptors: Bool) throws(BusError)
+    -> GivenItems
+  {
     guard cursor.kind == .array, cursor.signature == "aa{sv}" else {
-      return try decode(cursor.value() ?? .array(elementSignature: "", []), argument: argument)
+      return GivenItems(
+        items: try decode(cursor.value() ?? .array(elementSignature: "", []), argument: argument))
     }
     var items: [RequestedItem] = []
+    var descriptors: [Int: GivenDescriptor] = [:]
     var dictionary = cursor.contents()
     // The value path counts the items before it looks at any; here an error or the limit
     // reached first counts them, so that too many items is still the error reported.
@@ -132,7 +173,7 @@ package enum ItemArguments {
     var lastType: String?
     // Each container's end is told by `next()`: asking each value's type first would cost a
     // call into libdbus per entry.
-    guard dictionary.kind != .end else { return items }
+    guard dictionary.kind != .end else { return GivenItems(items: items) }
     repeat {
       let index = items.count
       guard index < maximumItems else { throw tooMany(.tooManyItems(argument: argument, limit: 0, found: 0)) }
@@ -146,8 +187,8 @@ package enum ItemArguments {
             pair.next()
             let value = pair.contents()
             let kind = value.kind
-            if kind == .other {
-              // The value path cannot decode it (a Unix descriptor) and so never sees the entry.
+            if kind == .other || (kind == .unixFD && !collectingDescriptors) {
+              // The value path cannot decode it and so never sees the entry.
             } else if kind == .string, key == "mime-type", let lastType, value.string() == lastType {
               item.mimeType = lastType
             } else {
@@ -157,11 +198,15 @@ package enum ItemArguments {
           } while entry.next()
         }
         items.append(try item.finish { "\(argument)[\(index)]" })
+        if let descriptor = item.descriptor {
+          descriptors[index] = GivenDescriptor(
+            descriptor: descriptor, name: item.name, label: "\(argument)[\(index)]")
+        }
       } catch {
         throw tooMany(error)
       }
     } while dictionary.next()
-    return items
+    return GivenItems(items: items, descriptors: descriptors)
   }
 }
 
@@ -169,6 +214,9 @@ package enum ItemArguments {
 struct ItemEntries {
   var item: ShareItem?
   var mimeType: String?
+  /// A file handed over as a descriptor (`fd`), and the name given with it (`name`).
+  var descriptor: FileDescriptor?
+  var name: String?
   /// The content keys met, in order: the first kept apart, so that an item as it should be
   /// (one content key) allocates nothing for them.
   var firstContentKey: String?
@@ -187,6 +235,8 @@ struct ItemEntries {
     var itemString: String? { get }
     /// Its type for an error message, as ``DBusValue/signature`` says it.
     var typeName: String { get }
+    /// A Unix file descriptor (`h`).
+    var itemDescriptor: FileDescriptor? { get }
   }
 
   mutating func add(key: String, value: some Value, label: () -> String) throws(BusError) {
@@ -206,6 +256,13 @@ struct ItemEntries {
     case "mime-type":
       guard let type = value.itemString else { throw Self.wrongType(key, value, label()) }
       mimeType = try Self.mimeType(type, label: label)
+    case "fd":
+      guard let descriptor = value.itemDescriptor else { throw Self.wrongType(key, value, label()) }
+      self.descriptor = descriptor
+      noteContentKey(key)
+    case "name":
+      guard let name = value.itemString else { throw Self.wrongType(key, value, label()) }
+      self.name = name
     default:
       // Unknown keys are ignored, as portals do, so later versions can add some.
       unknownKeys.append(key)
@@ -260,10 +317,20 @@ struct ItemEntries {
   }
 
   private static func wrongType(_ key: String, _ value: some Value, _ label: String) -> BusError {
-    .invalidArgument(label + "." + key, .type(expected: key == "path" ? "ay" : "s", found: value.typeName))
+    let expected =
+      switch key {
+      case "path": "ay"
+      case "fd": "h"
+      default: "s"
+      }
+    return .invalidArgument(label + "." + key, .type(expected: expected, found: value.typeName))
   }
 
   func finish(label: () -> String) throws(BusError) -> RequestedItem {
+    if let descriptor, firstContentKey != nil, moreContentKeys.isEmpty {
+      // Named by this process's own path to it until it is handed on.
+      return RequestedItem(.file(FilePath(bytes: descriptor.processPath)), mimeType: mimeType)
+    }
     guard firstContentKey != nil, moreContentKeys.isEmpty, let item else {
       throw .invalidArgument(label(), .contentKeys(found: contentKeys, besides: unknownKeys))
     }
@@ -275,11 +342,13 @@ extension DBusValue: ItemEntries.Value {
   var itemBytes: [UInt8]? { if case .bytes(let bytes) = self { bytes } else { nil } }
   var itemString: String? { stringValue }
   var typeName: String { signature }
+  var itemDescriptor: FileDescriptor? { nil }
 }
 
 extension DBusCursor: ItemEntries.Value {
   var itemBytes: [UInt8]? { bytes() }
   var itemString: String? { kind == .string ? string() : nil }
+  var itemDescriptor: FileDescriptor? { fileDescriptor() }
   // The decoded value's signature, as the value path reports it.
   var typeName: String { value()?.signature ?? signature }
 }

@@ -12,7 +12,8 @@ extension RequestTable {
   /// Starts the sheet for `ShowPicker(s parent_window, aa{sv} items, a{sv} options)`; returns the
   /// reply (the request's handle) and what starts the sheet once that reply is queued.
   func showPicker(
-    _ message: DBusMessage, environment: [String: String], limits: Limits, stopping: Bool, waker: Waker
+    _ message: DBusMessage, catalog: ServiceCatalog, environment: [String: String], caller: Caller,
+    connection: BusConnection, limits: Limits, stopping: Bool, waker: Waker
   ) throws(BusError) -> (reply: DBusMessage, start: () -> Void) {
     let arguments = message.arguments()
     guard case .string(let parent) = arguments[0] else {
@@ -21,23 +22,50 @@ extension RequestTable {
     guard parent.isEmpty || parent.hasPrefix("x11:") || parent.hasPrefix("wayland:") else {
       throw .invalidArgument("parent_window", .notAParentWindow(parent))
     }
-    let items = try ItemArguments.decode(arguments[1], argument: "items")
-    guard !items.isEmpty else {
+    let given = try ItemArguments.given(message, argument: 1, named: "items")
+    guard !given.items.isEmpty else {
       throw .invalidArgument("items", .noItems)
     }
+    try Self.refusePaths(of: given, from: caller, argument: "items")
+    let options = try PickerOptions(message.cursor(atArgument: 2))
     let sender = message.sender ?? ""
     let path = try admit(sender: sender, options: arguments[2], limits: limits, stopping: stopping)
+    let portal = given.descriptors.isEmpty ? nil : DocumentPortal.running(on: connection)
+    let (items, files) = try HandedOverFiles.handOn(given, paths: catalog.paths, portal: portal)
+    var preview: FilePath?
+    var previewFiles: HandedOverFiles?
+    if let descriptor = options.preview {
+      let handed = try HandedOverFiles.handOn(
+        GivenItems(
+          items: [RequestedItem(.file(FilePath(bytes: descriptor.processPath)))],
+          descriptors: [0: GivenDescriptor(descriptor: descriptor, name: "preview", label: "options.preview")]
+        ),
+        paths: catalog.paths, portal: nil)
+      if case .file(let file) = handed.items[0].item { preview = file }
+      previewFiles = handed.files
+    }
+    // The sheet names an app people know by a name: a sandboxed one, or one with a desktop
+    // entry (a bare `python3` is not worth naming).
+    var named: SheetCaller?
+    if let name = caller.displayName(paths: catalog.paths), caller.isSandboxed || name != caller.identifier {
+      named = .application(name: name, id: caller.identifier)
+    }
+    let request = SheetRequest(
+      items: items.map(\.item), parent: parent, caller: named, title: options.title, preview: preview,
+      filter: options.filter(for: caller, services: catalog.registry.services), modal: options.modal)
     let sheet: SheetSession
     do {
-      sheet = try SheetSession.start(
-        SheetRequest(items: items.map(\.item), parent: parent), environment: environment)
+      sheet = try SheetSession.start(request, environment: environment)
     } catch {
+      files?.release(on: connection)
+      previewFiles?.release(on: connection)
       switch error {
       case .notInstalled: throw .noSheet
       case .cannotStart(_, let reason): throw .cannotStartSheet(reason)
       }
     }
-    requests[path] = ActiveRequest(owner: sender, picker: sheet)
+    requests[path] = ActiveRequest(
+      owner: sender, picker: sheet, files: HandedOverFiles.joined(files, previewFiles))
     let outbox = self.outbox
     let start = {
       DetachedThread.start {
@@ -48,21 +76,117 @@ extension RequestTable {
     return (message.reply([.objectPath(path)]), start)
   }
 
-  /// The `Response` of a sheet that ended so.
+  /// The `Response` of a sheet that ended so: the service chosen (`service`, and as before
+  /// `service-id`), how it ended (`outcome`: `completed`, `cancelled`, `failed`, `timed-out`), what
+  /// it returned (`returned`, `returned-items`) and the request's id in the history (`request`,
+  /// `request-id`), or why it did not complete (`message`).
   static func pickerResponse(_ end: SheetSession.End) -> [DBusValue] {
     guard case .answered(let line) = end else {
       // Closed from outside (Cancel, the session ending) before it could answer: cancelled.
-      return [.uint32(end == .closed ? 1 : 2), .vardict([("message", .string(end.problem ?? ""))])]
+      let closed = end == .closed
+      return [
+        .uint32(closed ? 1 : 2),
+        .vardict([
+          ("outcome", .string(closed ? "cancelled" : "failed")), ("message", .string(end.problem ?? "")),
+        ]),
+      ]
     }
     var results: [(String, DBusValue)] = []
-    if let id = line.results.serviceID { results.append(("service-id", .string(id))) }
-    if let id = line.results.requestID { results.append(("request-id", .string(id))) }
+    if let id = line.results.serviceID {
+      results.append(("service", .string(id)))
+      results.append(("service-id", .string(id)))
+    }
+    let outcome =
+      switch line.response {
+      case 0: "completed"
+      case 1: "cancelled"
+      default: line.exitStatus == ExitCode.timedOut.rawValue ? "timed-out" : "failed"
+      }
+    results.append(("outcome", .string(outcome)))
+    if let id = line.results.requestID {
+      results.append(("request", .string(id)))
+      results.append(("request-id", .string(id)))
+    }
     if line.response == 0 {
-      let returned = (line.results.returnedItems ?? []).map(Self.returned)
-      results.append(("returned-items", .array(elementSignature: "a{sv}", returned)))
+      let returned = DBusValue.array(
+        elementSignature: "a{sv}", (line.results.returnedItems ?? []).map(Self.returned))
+      results.append(("returned", returned))
+      results.append(("returned-items", returned))
     } else {
       results.append(("message", .string(line.results.message ?? "")))
     }
     return [.uint32(line.response), .vardict(results)]
+  }
+}
+
+/// What a `ShowPicker` caller asks of the sheet, from its `options` (`a{sv}`): `exclude` and
+/// `include` (`as`, service ids), `kinds` (`as`: `share`, `action`), `title` (`s`, the preview's
+/// line), `preview` (`h`, an image shown instead of the first item's thumbnail), `modal` (`b`).
+/// Unknown options are ignored, as portals ignore them; a known one of the wrong type is an error
+/// naming it.
+struct PickerOptions {
+  var exclude: Set<String> = []
+  var include: Set<String>?
+  var kinds: Set<ShareService.Kind>?
+  var title: String?
+  var preview: FileDescriptor?
+  var modal = false
+
+  init(_ options: DBusCursor) throws(BusError) {
+    guard options.kind == .array else { return }
+    var entry = options.contents()
+    guard entry.kind == .dictionaryEntry else { return }
+    repeat {
+      var pair = entry.contents()
+      let key = pair.string() ?? ""
+      pair.next()
+      let value = pair.contents()
+      func wrong(_ expected: String) -> BusError {
+        .invalidArgument(
+          "options.\(key)", .type(expected: expected, found: value.value()?.signature ?? value.signature))
+      }
+      func strings() throws(BusError) -> [String] {
+        guard case .array("s", let values)? = value.value() else { throw wrong("as") }
+        return values.compactMap(\.stringValue)
+      }
+      switch key {
+      case "exclude": exclude = Set(try strings())
+      case "include": include = Set(try strings())
+      case "kinds":
+        var kinds: Set<ShareService.Kind> = []
+        for word in try strings() {
+          switch word {
+          case "share": kinds.insert(.share)
+          case "action": kinds.insert(.action)
+          default: throw .invalidArgument("options.kinds", .notAKind(word))
+          }
+        }
+        self.kinds = kinds
+      case "title":
+        guard case .string(let text)? = value.value() else { throw wrong("s") }
+        title = text
+      case "preview":
+        guard let descriptor = value.fileDescriptor() else { throw wrong("h") }
+        preview = descriptor
+      case "modal":
+        guard case .boolean(let flag)? = value.value() else { throw wrong("b") }
+        modal = flag
+      default: break
+      }
+    } while entry.next()
+  }
+
+  /// Which services the sheet may offer `caller`: none of those it excluded, nor its own
+  /// (`XDGShareApplication`, or an identifier under its app id) unless it included them; only
+  /// those it included, and of the kinds it asked for.
+  func filter(for caller: Caller, services: [ShareService]) -> ServiceFilter {
+    var excluded = exclude
+    if let app = caller.appID {
+      for service in services
+      where service.application == app || service.id.hasPrefix(app + ".") {
+        if !(include?.contains(service.id) ?? false) { excluded.insert(service.id) }
+      }
+    }
+    return ServiceFilter(excluded: excluded, included: include, kinds: kinds)
   }
 }

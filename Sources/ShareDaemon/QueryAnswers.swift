@@ -40,8 +40,14 @@ struct QueryAnswers {
     return reply(message, listing: everyService, key: key, cacheable: true, fields: nil)
   }
 
-  mutating func queryItems(_ message: DBusMessage, catalog: ServiceCatalog) throws(BusError) -> DBusMessage {
-    let items = try ItemArguments.decode(firstArgumentOf: message, argument: "items")
+  mutating func queryItems(_ message: DBusMessage, catalog: ServiceCatalog, caller: Caller) throws(BusError)
+    -> DBusMessage
+  {
+    let given = try ItemArguments.given(message, argument: 0, named: "items")
+    try RequestTable.refusePaths(of: given, from: caller, argument: "items")
+    // A file handed over is looked at through the descriptor, and given no other path: nothing
+    // is shared.
+    let items = given.descriptors.isEmpty ? given.items : try HandedOverFiles.checked(given)
     let fields = try Self.fields(in: message.cursor(atArgument: 1).value() ?? .vardict([]))
     let selection: PreparedSelection
     do {

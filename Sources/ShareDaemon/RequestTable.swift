@@ -33,34 +33,37 @@ final class RequestTable {
   /// error; a compose sheet comes once the handle is out.
   func share(
     _ message: DBusMessage, catalog: ServiceCatalog, history: HistoryStore, environment: [String: String],
-    compose: ComposeStep, limits: Limits, stopping: Bool, waker: Waker
+    compose: ComposeStep, caller: Caller, connection: BusConnection, limits: Limits, stopping: Bool,
+    waker: Waker
   ) throws(BusError) -> (reply: DBusMessage, start: () -> Void) {
     let arguments = message.arguments()
     guard case .string(let serviceID) = arguments[0] else {
       throw .invalidArgument("service_id", .notAString)
     }
-    let items = try ItemArguments.decode(arguments[1], argument: "items")
+    let given = try ItemArguments.given(message, argument: 1, named: "items")
+    try Self.refusePaths(of: given, from: caller, argument: "items")
     let sender = message.sender ?? ""
     let path = try admit(sender: sender, options: arguments[2], limits: limits, stopping: stopping)
     guard let service = catalog.registry.service(withID: serviceID) else {
       throw .refused(.noSuchService(serviceID))
     }
-    let accepted: AcceptedSelection
+    let (items, files) = try HandedOverFiles.handOn(
+      given, paths: catalog.paths,
+      portal: given.descriptors.isEmpty ? nil : DocumentPortal.running(on: connection))
+    let share: Share
     do {
-      accepted = try Share.prepare(
+      let accepted = try Share.prepare(
         service, requested: items, types: catalog.types, inspector: GIOFileInspector())
-    } catch {
-      throw .refused(error)
-    }
-    let share = Share(
-      accepted, compose: compose, prompt: ComposePrompts.desktop(environment: environment), history: history,
-      environment: environment)
-    do {
+      share = Share(
+        accepted, compose: compose, prompt: ComposePrompts.desktop(environment: environment),
+        history: history,
+        environment: environment, caller: caller.identifier)
       try share.recordAtOnce()
     } catch {
+      files?.release(on: connection)
       throw .refused(error)
     }
-    requests[path] = ActiveRequest(owner: sender, share: share)
+    requests[path] = ActiveRequest(owner: sender, share: share, files: files)
     let outbox = self.outbox
     let start = {
       DetachedThread.start {
@@ -69,11 +72,20 @@ final class RequestTable {
           outbox.post(.progress(path: path, fraction: fraction ?? -1, message: text ?? ""))
           waker.wake()
         }
-        outbox.post(.finished(path: path, response: Self.response(end)))
+        outbox.post(.finished(path: path, response: Self.response(end, service: serviceID)))
         waker.wake()
       }
     }
     return (message.reply([.objectPath(path)]), start)
+  }
+
+  /// Refuses the paths among `given` when `caller` is sandboxed: they are its sandbox's, and
+  /// would name other files here, or none.
+  static func refusePaths(of given: GivenItems, from caller: Caller, argument: String) throws(BusError) {
+    guard caller.isSandboxed else { return }
+    for (index, item) in given.items.enumerated() where given.descriptors[index] == nil {
+      if case .file = item.item { throw .invalidArgument("\(argument)[\(index)]", .pathFromSandbox) }
+    }
   }
 
   /// The path of a new request of `sender`, once the limits allow one.
@@ -169,6 +181,7 @@ final class RequestTable {
           path: path, interface: ShareDaemon.requestInterface, member: "Response")
         signal.append(response)
         connection.enqueue(signal)
+        requests[path]?.files?.release(on: connection)
         requests[path] = nil
         ended = true
       case .stop:
@@ -185,16 +198,20 @@ final class RequestTable {
 struct ActiveRequest {
   let owner: String
   let cancel: @Sendable () -> Void
+  /// The files the caller handed over as descriptors, released once the request has ended.
+  let files: HandedOverFiles?
 
-  init(owner: String, share: Share) {
+  init(owner: String, share: Share, files: HandedOverFiles? = nil) {
     self.owner = owner
     cancel = { share.cancel() }
+    self.files = files
   }
 
   /// Closing the sheet cancels what it runs.
-  init(owner: String, picker: SheetSession) {
+  init(owner: String, picker: SheetSession, files: HandedOverFiles? = nil) {
     self.owner = owner
     cancel = { picker.cancel() }
+    self.files = files
   }
 }
 

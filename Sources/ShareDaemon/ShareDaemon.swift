@@ -19,7 +19,7 @@ public final class ShareDaemon {
   public static let interface = "org.xdgshare.Share1"
   public static let requestInterface = "org.xdgshare.Request1"
   /// `Version` of the interface.
-  static let version: UInt32 = 2
+  static let version: UInt32 = 3
 
   public struct Configuration: Sendable {
     public var environment: [String: String]
@@ -61,6 +61,7 @@ public final class ShareDaemon {
   private var catalog: ServiceCatalog
   private var queries: QueryAnswers
   private let requests = RequestTable()
+  private let callers = CallerDirectory()
   /// The bus names some service needs: whose owner changing may change what is offered.
   private var neededBusNames: Set<String> = []
   private var lastActivity = MonotonicClock.now
@@ -191,9 +192,11 @@ public final class ShareDaemon {
     switch message.kind {
     case .signal:
       if message.member == "NameOwnerChanged", message.sender == "org.freedesktop.DBus",
-        case .string(let name)? = message.arguments().first, neededBusNames.contains(name)
+        case .string(let name)? = message.arguments().first
       {
-        watch.noteChange()
+        if neededBusNames.contains(name) { watch.noteChange() }
+        // A unique name is never given again: a caller gone is forgotten.
+        if name.hasPrefix(":") { callers.forget(name) }
       }
       return false
     case .methodCall:
@@ -229,6 +232,11 @@ public final class ShareDaemon {
     ["/": "org", "/org": "xdgshare", "/org/xdgshare": "Share"][path]
   }
 
+  /// Who sent `message`.
+  private func caller(of message: DBusMessage) -> Caller {
+    callers.caller(message.sender ?? "", on: connection)
+  }
+
   private func handleServiceCall(_ message: DBusMessage) throws(BusError) -> DBusMessage? {
     switch (message.interface, message.member) {
     case (Self.interface?, "ListServices"), (nil, "ListServices"):
@@ -236,7 +244,7 @@ public final class ShareDaemon {
       return queries.listServices(message)
     case (Self.interface?, "QueryItems"), (nil, "QueryItems"):
       try Self.expect(message, "aa{sv}a{sv}", names: "(aa{sv} items, a{sv} options)")
-      return try queries.queryItems(message, catalog: catalog)
+      return try queries.queryItems(message, catalog: catalog, caller: caller(of: message))
     case (Self.interface?, "Share"), (nil, "Share"):
       try Self.expect(message, "saa{sv}a{sv}", names: "(s service_id, aa{sv} items, a{sv} options)")
       let (reply, start) = try requests.share(
@@ -245,6 +253,7 @@ public final class ShareDaemon {
           configuration: ConfigurationStore(
             configHome: SearchPaths.system(environment: configuration.environment).configHomeLocation),
           secrets: configuration.secrets),
+        caller: caller(of: message), connection: connection,
         limits: .init(
           perCaller: configuration.maximumRequestsPerCaller, total: configuration.maximumRequests),
         stopping: stopping, waker: loop.waker)
@@ -254,8 +263,8 @@ public final class ShareDaemon {
     case (Self.interface?, "ShowPicker"), (nil, "ShowPicker"):
       try Self.expect(message, "saa{sv}a{sv}", names: "(s parent_window, aa{sv} items, a{sv} options)")
       let (reply, start) = try requests.showPicker(
-        message, environment: configuration.environment, limits: limits, stopping: stopping, waker: loop.waker
-      )
+        message, catalog: catalog, environment: configuration.environment, caller: caller(of: message),
+        connection: connection, limits: limits, stopping: stopping, waker: loop.waker)
       afterReply = start
       return reply
     case ("org.freedesktop.DBus.Introspectable"?, "Introspect"):

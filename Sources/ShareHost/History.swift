@@ -27,6 +27,9 @@ public struct HistoryRecord: Codable, Equatable, Sendable {
   /// The id of the request this one runs again (`xdg-share retry`), so that a chain of retries
   /// can be followed back to the request the user first made.
   public var retryOf: String?
+  /// Who asked for the share, when another program did: an application (its Flatpak app id, or
+  /// its program), or a web site.
+  public var caller: String?
   /// The request's `compose` without its secure values, which are never written here: what
   /// `retry` sends again.
   public var compose: ComposePayload?
@@ -71,6 +74,9 @@ public enum RecordedItem: Codable, Equatable, Sendable {
   case file(url: String)
   case webURL(String)
   case text(String)
+  /// A file handed over as bytes (a descriptor, a web page's file), by the name its sender gave
+  /// it: its private copy is gone with the request, and its path never meant anything.
+  case handedOver(name: String)
 
   public init(_ item: ShareItem) {
     switch item {
@@ -80,17 +86,30 @@ public enum RecordedItem: Codable, Equatable, Sendable {
     }
   }
 
+  /// `item` as recorded: a file in one of `privateFolders` (the request folders of files handed
+  /// over) by its name alone.
+  public init(_ item: ShareItem, privateFolders: [FilePath]) {
+    if case .file(let path) = item,
+      privateFolders.contains(where: { path.bytes.starts(with: $0.bytes + [UInt8(ascii: "/")]) })
+    {
+      self = .handedOver(name: String(decoding: path.lastComponent, as: UTF8.self))
+    } else {
+      self.init(item)
+    }
+  }
+
   /// The item to share again; `nil` for a file URL that does not decode.
   public var shareItem: ShareItem? {
     switch self {
     case .file(let url): FilePath(fileURL: url).map(ShareItem.file)
     case .webURL(let url): .webURL(url)
     case .text(let text): .text(text)
+    case .handedOver: nil
     }
   }
 
   private enum Keys: String, CodingKey {
-    case file, url, text
+    case file, url, text, handedOver
   }
 
   public init(from decoder: any Decoder) throws {
@@ -99,6 +118,8 @@ public enum RecordedItem: Codable, Equatable, Sendable {
       self = .file(url: file)
     } else if let url = try container.decodeIfPresent(String.self, forKey: .url) {
       self = .webURL(url)
+    } else if let name = try container.decodeIfPresent(String.self, forKey: .handedOver) {
+      self = .handedOver(name: name)
     } else {
       self = .text(try container.decode(String.self, forKey: .text))
     }
@@ -110,6 +131,7 @@ public enum RecordedItem: Codable, Equatable, Sendable {
     case .file(let url): try container.encode(url, forKey: .file)
     case .webURL(let url): try container.encode(url, forKey: .url)
     case .text(let text): try container.encode(text, forKey: .text)
+    case .handedOver(let name): try container.encode(name, forKey: .handedOver)
     }
   }
 }

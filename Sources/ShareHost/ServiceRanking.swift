@@ -129,6 +129,10 @@ public struct ServiceRanking: Sendable {
         return Attachment(item: .webURL(url), typeIdentifiers: TypeSystem.webURLIdentifiers)
       case .text(let text):
         return Attachment(item: .text(text), typeIdentifiers: TypeSystem.textIdentifiers)
+      case .handedOver(let name):
+        // A file all the same, of the type its name says.
+        return Attachment(
+          item: .file(FilePath(name)), typeIdentifiers: types.typeIdentifiers(forMIMEType: contentType(name)))
       }
     }
     let kinds = kinds(of: ActivationSelection(attachments: attachments, types: types))

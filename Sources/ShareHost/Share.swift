@@ -54,6 +54,7 @@ public final class Share: Sendable {
   private let environment: [String: String]
   private let userInfo: [String: JSONValue]
   private let retryOf: String?
+  private let caller: String?
   private let state = Mutex<State>(State())
 
   private struct State {
@@ -105,12 +106,14 @@ public final class Share: Sendable {
   ///   - prompt: shows the compose sheet of a service that declares one.
   ///   - recorded: the values of a request made before (`retry`): sent again without a sheet.
   ///   - retryOf: the request this one runs again.
+  ///   - caller: who asked for it, for the history (an application's id, a web site).
   public init(
     _ accepted: AcceptedSelection, compose: ComposeStep, prompt: any ComposePrompt,
     recorded: ComposePayload? = nil, history: HistoryStore, environment: [String: String],
-    userInfo: [String: JSONValue] = [:], retryOf: String? = nil,
+    userInfo: [String: JSONValue] = [:], retryOf: String? = nil, caller: String? = nil,
     requestID: String = RequestBuilder.newRequestID()
   ) {
+    self.caller = caller
     self.accepted = accepted
     self.service = accepted.service
     self.compose = compose
@@ -138,7 +141,7 @@ public final class Share: Sendable {
     guard service.composeSheet == nil else { return }
     let session = try ShareSession(
       accepted, history: history, environment: environment, userInfo: userInfo, requestID: requestID,
-      retryOf: retryOf)
+      retryOf: retryOf, caller: caller)
     state.withLock { $0.phase = .recorded(session) }
   }
 
@@ -174,7 +177,7 @@ public final class Share: Sendable {
       do {
         session = try ShareSession(
           accepted, history: history, environment: environment, userInfo: userInfo, compose: payload,
-          requestID: requestID, retryOf: retryOf)
+          requestID: requestID, retryOf: retryOf, caller: caller)
       } catch {
         return .refused(error)
       }

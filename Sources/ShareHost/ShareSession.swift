@@ -12,13 +12,19 @@ final class ShareSession: Sendable {
   private let runner: PluginRunner
   private let initialRecord: HistoryRecord
 
+  /// The folders of files handed over as bytes, which the history records by name.
+  static func privateFolders(_ environment: [String: String]) -> [FilePath] {
+    let paths = SearchPaths.system(environment: environment)
+    return [RequestFolder.Kind.handedOver, .webShare].map { RequestFolder.parent(of: $0, paths: paths) }
+  }
+
   /// Records the request of sharing `accepted`.
   ///
   /// - Throws: ``ShareRefusal/cannotRecord(_:)`` when the request cannot be recorded.
   init(
     _ accepted: AcceptedSelection, history: HistoryStore, environment: [String: String],
     userInfo: [String: JSONValue] = [:], compose: ComposePayload? = nil,
-    requestID: String = RequestBuilder.newRequestID(), retryOf: String? = nil
+    requestID: String = RequestBuilder.newRequestID(), retryOf: String? = nil, caller: String? = nil
   ) throws(ShareRefusal) {
     let service = accepted.service
     let selection = accepted.selection
@@ -27,9 +33,11 @@ final class ShareSession: Sendable {
       compose: compose)
     let record = HistoryRecord(
       id: requestID, serviceId: service.id, serviceName: service.name,
-      items: selection.items.map { RecordedItem($0.item) }, started: Date(), status: .running,
+      items: selection.items.map { RecordedItem($0.item, privateFolders: Self.privateFolders(environment)) },
+      started: Date(), status: .running,
       log: history.logPath(for: requestID), host: ProcessStatus.currentProcess,
       hostStarted: ProcessStatus.startTime(of: ProcessStatus.currentProcess), retryOf: retryOf,
+      caller: caller,
       compose: compose.map { Self.withoutSecrets($0, of: service) })
     do {
       try history.save(record)

@@ -43,12 +43,22 @@ public enum SheetProgram {
       program: program, items: request.items, service: request.service, parent: request.parent,
       resultDescriptor: resultDescriptor)
     var options: [[UInt8]] = []
+    func option(_ name: String, _ value: [UInt8]) { options += [Array(name.utf8), value] }
     switch request.caller {
-    case .site(let site): options += [Array("--site".utf8), Array(site.utf8)]
-    case .application(let name): options += [Array("--app".utf8), Array(name.utf8)]
+    case .site(let site): option("--site", Array(site.utf8))
+    case .application(let name, let id):
+      option("--app", Array(name.utf8))
+      if let id { option("--app-id", Array(id.utf8)) }
     case nil: break
     }
-    if let title = request.title { options += [Array("--title".utf8), Array(title.utf8)] }
+    if let title = request.title { option("--title", Array(title.utf8)) }
+    if let preview = request.preview { option("--preview", preview.bytes) }
+    for id in request.filter.excluded.sorted() { option("--exclude", Array(id.utf8)) }
+    for id in (request.filter.included ?? []).sorted() { option("--include", Array(id.utf8)) }
+    for kind in (request.filter.kinds ?? []).sorted(by: { $0.extensionPoint < $1.extensionPoint }) {
+      option("--kind", Array((kind == .share ? "share" : "action").utf8))
+    }
+    if request.modal { options.append(Array("--modal".utf8)) }
     arguments.insert(contentsOf: options, at: 1)
     return arguments
   }

@@ -7,8 +7,45 @@ public import SharePOSIX
 public enum SheetCaller: Equatable, Sendable {
   /// A web page, by its site (`example.org`): "example.org wants to share".
   case site(String)
-  /// An application, by its name: "Share from Example Notes".
-  case application(String)
+  /// An application, by the name people know it by ("Share from Example Notes"), and the id the
+  /// history records (a Flatpak app id, a program).
+  case application(name: String, id: String?)
+}
+
+extension SheetCaller {
+  /// How the history records the caller: the site, or the application's id (its name when it
+  /// has none).
+  public var historyName: String? {
+    switch self {
+    case .site(let site): site
+    case .application(let name, let id): id ?? name
+    }
+  }
+}
+
+/// Which services the sheet offers, beyond what the rules accept: what a caller asked of it.
+public struct ServiceFilter: Equatable, Sendable {
+  /// Left out (`exclude`, and the caller's own services).
+  public var excluded: Set<String>
+  /// Only these, when given (`include`).
+  public var included: Set<String>?
+  /// Only services of these kinds, when given (`kinds`).
+  public var kinds: Set<ShareService.Kind>?
+
+  public init(excluded: Set<String> = [], included: Set<String>? = nil, kinds: Set<ShareService.Kind>? = nil)
+  {
+    self.excluded = excluded
+    self.included = included
+    self.kinds = kinds
+  }
+
+  /// Whether the sheet may offer `service`.
+  public func admits(_ service: ShareService) -> Bool {
+    !excluded.contains(service.id) && (included?.contains(service.id) ?? true)
+      && (kinds?.contains(service.kind) ?? true)
+  }
+
+  public var isEmpty: Bool { excluded.isEmpty && included == nil && kinds == nil }
 }
 
 /// What the share sheet is asked to show.
@@ -21,16 +58,25 @@ public struct SheetRequest: Equatable, Sendable {
   public var caller: SheetCaller?
   /// The preview's line, instead of the one made from the items.
   public var title: String?
+  /// An image to show instead of the first item's thumbnail.
+  public var preview: FilePath?
+  public var filter: ServiceFilter
+  /// Whether the sheet keeps its parent window from input while it is shown.
+  public var modal: Bool
 
   public init(
     items: [ShareItem], service: String? = nil, parent: String = "", caller: SheetCaller? = nil,
-    title: String? = nil
+    title: String? = nil, preview: FilePath? = nil, filter: ServiceFilter = ServiceFilter(),
+    modal: Bool = false
   ) {
     self.items = items
     self.service = service
     self.parent = parent
     self.caller = caller
     self.title = title
+    self.preview = preview
+    self.filter = filter
+    self.modal = modal
   }
 }
 

@@ -101,7 +101,7 @@ extension PickerWindow {
     do {
       share = try ServiceSource.share(
         service, loaded: loaded, environment: environment,
-        prompt: composePrompt(for: service, environment: environment, parent: handle ?? ""))
+        prompt: composePrompt(for: service, environment: environment, parent: handle ?? ""), caller: caller)
     } catch {
       end(.refused(error))
       return

@@ -57,15 +57,18 @@ final class PickerWindow {
   /// Who asks, said under the window's title; the preview's line the caller gave.
   let caller: SheetCaller?
   let givenTitle: String?
+  /// Whether the window keeps its parent from input.
+  let modal: Bool
 
   init(
     application: Application, items: [ShareItem], text: SheetText, environment: [String: String],
-    caller: SheetCaller? = nil, title: String? = nil,
+    caller: SheetCaller? = nil, title: String? = nil, modal: Bool = false,
     report: @escaping @MainActor @Sendable (SheetResult) -> Void
   ) {
     self.application = application
     self.caller = caller
     self.givenTitle = title
+    self.modal = modal
     self.items = items
     self.text = text
     self.environment = environment
@@ -126,7 +129,7 @@ final class PickerWindow {
       let words =
         switch caller {
         case .site(let site): text("{site} wants to share", ["site": site])
-        case .application(let name): text("Share from {app}", ["app": name])
+        case .application(let name, _): text("Share from {app}", ["app": name])
         }
       let asking = Label(words)
       asking.wrap()
@@ -199,6 +202,7 @@ final class PickerWindow {
     case .wayland(let handle): window.setTransientParent(.wayland(handle))
     case nil: break
     }
+    if parent != nil, modal { window.isModal = true }
     window.present()
     return true
   }

@@ -34,7 +34,15 @@ struct LoadedSelection: Sendable {
 
 enum ServiceSource {
   /// Loads the services of the desktop `environment` describes and matches them to `items`.
-  static func load(items: [ShareItem], environment: [String: String], text: SheetText) -> LoadedSelection {
+  ///
+  /// - Parameters:
+  ///   - filter: which services a caller lets the sheet offer.
+  ///   - preview: an image a caller gave to show instead of the first item's.
+  static func load(
+    items: [ShareItem], environment: [String: String], text: SheetText,
+    filter: ServiceFilter = ServiceFilter(),
+    preview: FilePath? = nil
+  ) -> LoadedSelection {
     let catalog = ServiceCatalog.desktop(environment: environment)
     let settings = SettingsFile(paths: catalog.paths).read()
     var prepared: PreparedSelection?
@@ -48,13 +56,15 @@ enum ServiceSource {
     let activation =
       match?.activation ?? ActivationSelection(attachments: [], types: catalog.types)
     let hidden = catalog.withheld.filter { $0.reason == .hidden }.map(\.service)
-    let accepting = (match?.services ?? []) + hidden.filter { match != nil && $0.rule.accepts(activation) }
+    let accepting = ((match?.services ?? []) + hidden.filter { match != nil && $0.rule.accepts(activation) })
+      .filter(filter.admits)
     let uses = HistoryStore(stateHome: catalog.paths.stateHomeLocation).records().compactMap {
       ServiceRanking.use(
         of: $0, types: catalog.types, contentType: GIOFileInspector.guessContentType(forName:))
     }
-    let summary = SelectionSummary(
+    var summary = SelectionSummary(
       attachments: prepared?.attachments ?? [], text: text, describe: ContentTypeInfo.description)
+    if let preview { summary.picture = .thumbnail(preview) }
     var summaryIcons: [String] = []
     if case .contentType(let type) = summary.picture { summaryIcons = ContentTypeInfo.iconNames(for: type) }
     return LoadedSelection(
@@ -67,7 +77,7 @@ enum ServiceSource {
   /// the rule checked again.
   static func share(
     _ service: ShareService, loaded: LoadedSelection, environment: [String: String],
-    prompt: any ComposePrompt
+    prompt: any ComposePrompt, caller: SheetCaller? = nil
   ) throws(ShareRefusal) -> Share {
     guard let prepared = loaded.prepared else { throw .unreadableFiles(loaded.problems) }
     let paths = SearchPaths.system(environment: environment)
@@ -76,7 +86,8 @@ enum ServiceSource {
       compose: ComposeStep(
         configuration: ConfigurationStore(configHome: paths.configHomeLocation),
         secrets: KeyringSecretStore(environment: environment)),
-      prompt: prompt, history: HistoryStore(stateHome: paths.stateHomeLocation), environment: environment)
+      prompt: prompt, history: HistoryStore(stateHome: paths.stateHomeLocation), environment: environment,
+      caller: caller.flatMap(\.historyName))
   }
 }
 

@@ -59,7 +59,9 @@ public enum SheetApp {
     func load(_ items: [ShareItem]) -> Arrival<(LoadedSelection, [String: Texture])> {
       let arrival = Arrival<(LoadedSelection, [String: Texture])>()
       DispatchQueue.global(qos: .userInteractive).async {
-        let loaded = ServiceSource.load(items: items, environment: environment, text: text)
+        let loaded = ServiceSource.load(
+          items: items, environment: environment, text: text, filter: parsed.filter,
+          preview: parsed.preview?.absolute(in: directory))
         let icons = iconTextures(for: loaded.accepting)
         if timing { reportTime("services-loaded") }
         Task { @MainActor in arrival.deliver((loaded, icons)) }
@@ -76,7 +78,7 @@ public enum SheetApp {
       Style.addCSS(PickerWindow.css + ActionsRow.css)
       let picker = PickerWindow(
         application: application, items: items, text: text, environment: environment, caller: parsed.caller,
-        title: parsed.title, report: { result = $0 })
+        title: parsed.title, modal: parsed.modal, report: { result = $0 })
       PickerWindow.live.append(picker)
       // The window opens with its services when they come soon enough, so that it opens at the
       // size of its list; else it opens showing that they load, at a size that fits most lists.
@@ -92,7 +94,8 @@ public enum SheetApp {
             reportTime("services-shown")
           }
           // Decoded once the list is on screen: a photo takes a core for a while.
-          loadThumbnail(of: loaded.summary) { [weak picker] texture in picker?.summary.showThumbnail(texture)
+          loadThumbnail(of: loaded.summary) { [weak picker] texture in
+            picker?.summary.showThumbnail(texture, label: text("Preview"))
           }
         }
       }

@@ -22,6 +22,12 @@ public struct SheetArguments: Equatable, Sendable {
   public var caller: SheetCaller?
   /// `--title TEXT`: the preview's line, instead of the one made from the items.
   public var title: String?
+  /// `--preview FILE`: an image to show instead of the first item's thumbnail.
+  public var preview: FilePath?
+  /// `--exclude ID`, `--include ID`, `--kind share|action`: which services may be offered.
+  public var filter = ServiceFilter()
+  /// `--modal`: keep the parent window from input while shown.
+  public var modal = false
   /// `--compose SERVICE-ID`: only the compose sheet the service declares, before the host shares
   /// (see `SheetComposePrompt` in ShareHost); the picker is not shown.
   public var compose: String?
@@ -43,6 +49,7 @@ public struct SheetArguments: Equatable, Sendable {
     case unknownOption(String)
     case notALink(String)
     case notADescriptor(String)
+    case notAKind(String)
 
     public var message: String {
       switch self {
@@ -50,12 +57,14 @@ public struct SheetArguments: Equatable, Sendable {
       case .unknownOption(let option): "unknown option \(Diagnostics.quoted(option))"
       case .notALink(let text): "\(Diagnostics.quoted(text)) is not a link (scheme:rest, no spaces)"
       case .notADescriptor(let text): "\(Diagnostics.quoted(text)) is not a file descriptor number"
+      case .notAKind(let text): "\(Diagnostics.quoted(text)) is not a kind of service (share or action)"
       }
     }
   }
 
   public static let usage = """
-    Usage: xdg-share-sheet [--parent PARENT] [--service ID] [--site HOST | --app NAME] [--title TEXT]
+    Usage: xdg-share-sheet [--parent PARENT [--modal]] [--service ID] [--site HOST | --app NAME [--app-id ID]]
+                           [--title TEXT] [--preview FILE] [--exclude ID]... [--include ID]... [--kind KIND]...
                            [--text TEXT]... [--url URL]... [--result-fd N] [--] [FILE...]
 
     Shows the share picker for the files, links and texts given (without any, it asks for
@@ -67,7 +76,13 @@ public struct SheetArguments: Equatable, Sendable {
       --service ID      share with this service at once, without the list
       --site HOST       say that the web site HOST asks ("HOST wants to share")
       --app NAME        say that the application NAME asks ("Share from NAME")
+      --app-id ID       the application's id, for the history (a Flatpak app id)
       --title TEXT      the preview's line, instead of one made from the items
+      --preview FILE    an image to show instead of the first item's thumbnail
+      --exclude ID      leave the service ID out (repeatable)
+      --include ID      offer only the service ID (repeatable)
+      --kind KIND       offer only services of KIND, share or action (repeatable)
+      --modal           keep the parent window from input while the sheet is shown
       --compose ID      show only the compose sheet service ID declares (XDGShareComposeSheet),
                         starting from the line {"compose": {...}} on standard input; on Post
                         write that line, as posted, to the result descriptor; exit 3 on Cancel
@@ -123,8 +138,31 @@ public struct SheetArguments: Equatable, Sendable {
         }
       case "--service": result.service = try value()
       case "--site": result.caller = .site(try value())
-      case "--app": result.caller = .application(try value())
+      case "--app":
+        let name = try value()
+        if case .application(_, let id) = result.caller {
+          result.caller = .application(name: name, id: id)
+        } else {
+          result.caller = .application(name: name, id: nil)
+        }
+      case "--app-id":
+        let id = try value()
+        if case .application(let name, _) = result.caller {
+          result.caller = .application(name: name, id: id)
+        } else {
+          result.caller = .application(name: id, id: id)
+        }
       case "--title": result.title = try value()
+      case "--preview": result.preview = FilePath(try value())
+      case "--exclude": result.filter.excluded.insert(try value())
+      case "--include": result.filter.included = (result.filter.included ?? []).union([try value()])
+      case "--kind":
+        let kind = try value()
+        guard let parsed = ["share": ShareService.Kind.share, "action": .action][kind] else {
+          throw .notAKind(kind)
+        }
+        result.filter.kinds = (result.filter.kinds ?? []).union([parsed])
+      case "--modal": result.modal = true
       case "--compose": result.compose = try value()
       case "--result-fd":
         let given = try value()

@@ -41,6 +41,7 @@ public struct SheetText: Sendable {
     .german: [
       "Share": "Teilen",
       "{site} wants to share": "{site} möchte teilen",
+      "Preview": "Vorschau",
       "Share from {app}": "Teilen aus {app}",
       "Search services": "Dienste durchsuchen",
       "Search": "Suchen",
@@ -90,6 +91,7 @@ public struct SheetText: Sendable {
     .french: [
       "Share": "Partager",
       "{site} wants to share": "{site} veut partager",
+      "Preview": "Aperçu",
       "Share from {app}": "Partager depuis {app}",
       "Search services": "Rechercher des services",
       "Search": "Rechercher",

@@ -43,14 +43,17 @@ final class SummaryView {
     replacePicture(with: Image(iconNames: icons, pixelSize: Self.pictureSize))
   }
 
-  /// Shows the scaled-down picture of the first image in place of its icon.
-  func showThumbnail(_ texture: Texture) {
+  /// Shows the scaled-down picture of the first image (or the one the caller gave) in place of
+  /// its icon, named `label` for assistive technologies.
+  func showThumbnail(_ texture: Texture, label: String) {
     // The frame rounds the picture's corners: a widget clips its children, not what it draws.
     let frame = Box(.horizontal)
     frame.addStyleClass("thumbnail")
     frame.clipContent()
     frame.align(horizontal: .center, vertical: .center)
-    frame.append(Image(texture: texture, pixelSize: Self.pictureSize))
+    let image = Image(texture: texture, pixelSize: Self.pictureSize)
+    image.setAccessibleLabel(label)
+    frame.append(image)
     replacePicture(with: frame)
   }
 

@@ -120,7 +120,7 @@ public enum WebShareHost {
     let paths = SearchPaths.system(environment: environment)
     let folder: RequestFolder
     do {
-      folder = try RequestFolder(paths: paths)
+      folder = try RequestFolder(.webShare, paths: paths)
     } catch {
       return .failed(error.message)
     }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 public import ShareCore
+import ShareHost
 import ShareProtocol
 
 /// What a web page asked to share, as the browser extension sends it: first the share,
@@ -161,7 +162,7 @@ extension WebShareRequest {
     }
     guard given.count <= Limits.files else { throw .tooManyFiles(given.count) }
     var total = 0
-    var names = WebShareNames()
+    var names = SafeFileNames()
     var files: [File] = []
     for file in given {
       guard file.size >= 0 else { throw .invalidMessage("a file's size is negative") }
@@ -170,8 +171,8 @@ extension WebShareRequest {
         throw .tooLarge(what: "the files", limit: Limits.totalFileBytes)
       }
       let type = file.type ?? ""
-      guard let safe = WebShareNames.safe(file.name) else { throw .unsafeName(file.name) }
-      guard WebShareNames.isPermitted(name: safe, type: type) else {
+      guard let safe = SafeFileNames.safe(file.name) else { throw .unsafeName(file.name) }
+      guard WebShareTypes.isPermitted(name: safe, type: type) else {
         throw .typeNotAllowed(name: file.name, type: type)
       }
       files.append(File(name: names.unique(safe), type: type, size: file.size))

@@ -90,7 +90,14 @@ import Testing
     let client = try BusConnection.connect(address: bus.address)
     let handle = try share(client)
     let response = client.waitForMessage(timeout: 10) { $0.member == "Response" && $0.path == handle }
-    #expect(response?.arguments() == [.uint32(1), .vardict([("message", .string("cancelled"))])])
+    #expect(
+      response?.arguments() == [
+        .uint32(1),
+        .vardict([
+          ("service", .string("org.example.micro")), ("outcome", .string("cancelled")),
+          ("message", .string("cancelled")),
+        ]),
+      ])
     #expect(!FileManager.default.fileExists(atPath: requestFile))
 
     // The sheet stays open until the caller cancels the request.
@@ -104,7 +111,14 @@ import Testing
       destination: "org.xdgshare.Share", path: waiting, interface: "org.xdgshare.Request1", member: "Cancel")
     _ = try client.call(cancel)
     let cancelled = client.waitForMessage(timeout: 10) { $0.member == "Response" && $0.path == waiting }
-    #expect(cancelled?.arguments() == [.uint32(1), .vardict([("message", .string("cancelled"))])])
+    #expect(
+      cancelled?.arguments() == [
+        .uint32(1),
+        .vardict([
+          ("service", .string("org.example.micro")), ("outcome", .string("cancelled")),
+          ("message", .string("cancelled")),
+        ]),
+      ])
     #expect(!FileManager.default.fileExists(atPath: requestFile))
   }
 }

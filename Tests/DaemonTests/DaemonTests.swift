@@ -206,7 +206,7 @@ import Testing
         "QueryItems",
         [Self.items([[("text", .string("a")), ("url", .string("https://x/"))]]), Self.noOptions],
         "org.freedesktop.DBus.Error.InvalidArgs",
-        "items[0]: expected exactly one of path, url or text, found text and url"
+        "items[0]: expected exactly one of path, fd, url or text, found text and url"
       ),
       (
         "QueryItems", [Self.items([[("text", .string("a"))]]), .vardict([("fields", .string("id"))])],
@@ -220,7 +220,7 @@ import Testing
       (
         "QueryItems", [Self.items([[("bogus", .string("x"))]]), Self.noOptions],
         "org.freedesktop.DBus.Error.InvalidArgs",
-        "items[0]: expected exactly one of path, url or text, found none (besides 'bogus')"
+        "items[0]: expected exactly one of path, fd, url or text, found none (besides 'bogus')"
       ),
       (
         "QueryItems",
@@ -229,7 +229,7 @@ import Testing
       ),
       (
         "QueryItems", [Self.items([[]]), Self.noOptions], "org.freedesktop.DBus.Error.InvalidArgs",
-        "items[0]: expected exactly one of path, url or text, found none"
+        "items[0]: expected exactly one of path, fd, url or text, found none"
       ),
       (
         "QueryItems", [Self.items([[("path", .bytes(Array("relative".utf8)))]]), Self.noOptions],
@@ -496,7 +496,7 @@ import Testing
         "org.freedesktop.DBus.Properties.Get", "string:org.xdgshare.Share1", "string:Version",
       ].map { Array($0.utf8) },
       environment: desktop.environment)
-    #expect(String(decoding: send.standardOutput, as: UTF8.self).contains("uint32 2"))
+    #expect(String(decoding: send.standardOutput, as: UTF8.self).contains("uint32 3"))
     let script = """
       import dbus
       bus = dbus.SessionBus()

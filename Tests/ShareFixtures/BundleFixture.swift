@@ -11,6 +11,8 @@ public struct BundleFixture {
   /// The program's text (a script); written as the bundle's executable.
   public var program: String = "#!/bin/sh\nexit 0\n"
   public var executableName = "share"
+  /// `com.apple.share-services`, or `com.apple.ui-services` for an action extension.
+  public var extensionPoint = "com.apple.share-services"
 
   public init(id: String, name: String, ruleXML: String, extraXML: String = "", program: String? = nil) {
     self.id = id
@@ -42,7 +44,7 @@ public struct BundleFixture {
       \(extraXML)
       <key>NSExtension</key>
       <dict>
-        <key>NSExtensionPointIdentifier</key><string>com.apple.share-services</string>
+        <key>NSExtensionPointIdentifier</key><string>\(extensionPoint)</string>
         <key>NSExtensionAttributes</key>
         <dict><key>NSExtensionActivationRule</key>\(ruleXML)</dict>
       </dict>

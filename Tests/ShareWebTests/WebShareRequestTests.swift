@@ -119,29 +119,29 @@ import Testing
   }
 }
 
-@Suite struct WebShareNamesTests {
+@Suite struct SafeNamesTests {
   @Test(arguments: [
     ("photo.png", "photo.png"), ("a/b/c.png", "c.png"), (#"C:\Users\me\c.png"#, "c.png"),
     (".hidden.png", "_hidden.png"), ("  spaced.png  ", "spaced.png"), ("tab\there.png", "tab_here.png"),
     ("new\nline.png", "new_line.png"), ("\u{202E}gnp.exe", "_gnp.exe"), ("é ü.png", "é ü.png"),
   ])
   func safeNames(_ given: String, _ safe: String) {
-    #expect(WebShareNames.safe(given) == safe)
+    #expect(SafeFileNames.safe(given) == safe)
   }
 
   @Test(arguments: ["", ".", "..", "a/..", "/", "...", "\u{1}"])
   func namesThatCannotBeFiles(_ given: String) {
-    #expect(WebShareNames.safe(given) == nil)
+    #expect(SafeFileNames.safe(given) == nil)
   }
 
   @Test func aLongNameKeepsItsExtensionWithin255Bytes() throws {
-    let name = try #require(WebShareNames.safe(String(repeating: "é", count: 300) + ".png"))
+    let name = try #require(SafeFileNames.safe(String(repeating: "é", count: 300) + ".png"))
     #expect(name.utf8.count <= 255)
     #expect(name.hasSuffix(".png"))
   }
 
   @Test func twoFilesOfOneNameAreToldApart() {
-    var names = WebShareNames()
+    var names = SafeFileNames()
     #expect(names.unique("a.png") == "a.png")
     #expect(names.unique("A.PNG") == "A (2).PNG")
     #expect(names.unique("a.png") == "a (3).png")
@@ -155,7 +155,7 @@ import Testing
     ("a.svgz", "image/svg+xml", true),
   ])
   func permittedTypes(_ name: String, _ type: String, _ permitted: Bool) {
-    #expect(WebShareNames.isPermitted(name: name, type: type) == permitted)
+    #expect(WebShareTypes.isPermitted(name: name, type: type) == permitted)
   }
 }
 

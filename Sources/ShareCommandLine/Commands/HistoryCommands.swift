@@ -55,6 +55,15 @@ enum HistoryCommands {
       context.output.error(Wording.describe(.alreadyCompleted(record.id, by: completed.id)))
       return .failure
     }
+    // A file handed over as bytes went with the request: leaving it out would share less than
+    // was asked for, silently.
+    let gone = record.items.compactMap { item -> String? in
+      if case .handedOver(let name) = item { name } else { nil }
+    }
+    guard gone.isEmpty else {
+      context.output.error(Wording.describe(.handedOverGone(record.id, names: gone, caller: record.caller)))
+      return .failure
+    }
     return ShareCommand.perform(
       serviceID: record.serviceId, items: record.items.compactMap(\.shareItem), recorded: record.compose,
       retryOf: record.id, reporter: OutcomeReporter.make(context: context, json: json), context: context)
@@ -91,10 +100,13 @@ enum HistoryCommands {
   }
 
   private static func describe(_ item: RecordedItem) -> String {
-    guard let item = item.shareItem else {
-      if case .file(let url) = item { return url }  // A file URL that does not parse: as recorded.
-      return ""
+    guard let shared = item.shareItem else {
+      switch item {
+      case .file(let url): return url  // A file URL that does not parse: as recorded.
+      case .handedOver(let name): return name
+      case .webURL, .text: return ""
+      }
     }
-    return item.shortName
+    return shared.shortName
   }
 }

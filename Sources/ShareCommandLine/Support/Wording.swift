@@ -19,6 +19,8 @@ enum Wording {
     /// The request completed by a retry of it (`by`), or by itself (`by` is the request).
     case alreadyCompleted(String, by: String)
     case retryStillRunning(String, by: String)
+    /// The request shared files another program handed over as bytes, which went with it.
+    case handedOverGone(String, names: [String], caller: String?)
     case notAnAppGroup(String)
     case cannotInstall(String, into: String, reason: String)
     case installedForEveryUser(String, bundle: String, settings: String)
@@ -46,6 +48,10 @@ enum Wording {
         + "; to share it once more, run 'xdg-share retry --again \(id)'"
     case .retryStillRunning(let id, let by):
       "request \(id) is still running" + (by == id ? "" : " as \(by)") + "; nothing to retry"
+    case .handedOverGone(let id, let names, let caller):
+      "request \(id) shared \(names.map { "'\($0)'" }.joined(separator: ", ")) as "
+        + (caller.map { "\($0) handed \(names.count == 1 ? "it" : "them") over" } ?? "handed over")
+        + ", and the copy went with the request; share \(names.count == 1 ? "it" : "them") again from there"
     case .notAnAppGroup(let name):
       "'\(name)' is not an App Group name; expected group.<reverse-DNS name>, e.g. group.ch.example.hoi"
     case .cannotInstall(let id, let folder, let reason): "cannot install \(id) into \(folder): \(reason)"

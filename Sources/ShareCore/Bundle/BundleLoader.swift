@@ -158,6 +158,7 @@ struct ManifestReader {
       root, InfoPlistKey.applicationGroups, expected: .string, valid: InfoPlistForm.isGroupName)
     let timeout = positiveNumber(root, InfoPlistKey.timeout)
     let composeSheet = composeSheet(in: root)
+    let application = string(root, InfoPlistKey.application)
     for key in root.values.keys.sorted()
     where key.hasPrefix("XDGShare") && !InfoPlistKey.linuxKeys.contains(key) {
       report(
@@ -171,10 +172,12 @@ struct ManifestReader {
     }
 
     guard let id, let executable, let kind, let rule else { return nil }
-    return ShareService(
+    var service = ShareService(
       id: id, name: name, icon: icon, description: description, version: version,
       bundleLocation: bundleLocation, executableLocation: executable, rule: rule, requirements: requirements,
       timeout: timeout, applicationGroups: groups, kind: kind, composeSheet: composeSheet)
+    service.application = application
+    return service
   }
 
   // MARK: Keys

@@ -44,7 +44,7 @@ package enum InfoPlistForm {
   }
 
   /// A well-known D-Bus name (the specification's rules).
-  static func isBusName(_ name: String) -> Bool {
+  package static func isBusName(_ name: String) -> Bool {
     let parts = name.split(separator: ".", omittingEmptySubsequences: false)
     return name.utf8.count <= 255 && parts.count >= 2
       && parts.allSatisfy { part in

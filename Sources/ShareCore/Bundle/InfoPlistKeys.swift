@@ -23,6 +23,9 @@ public enum InfoPlistKey {
   public static let requiredBusNames = "XDGShareRequiredBusNames"
   public static let timeout = "XDGShareTimeout"
   public static let applicationGroups = "XDGShareApplicationGroups"
+  /// The application the service belongs to, by its app id (a Flatpak's, its desktop entry's
+  /// name): the share sheet leaves it out when that application itself asks to share.
+  public static let application = "XDGShareApplication"
   /// The declarative compose sheet (``ComposeSheetDeclaration``), a dictionary of ``ComposeSheet`` keys.
   public static let composeSheet = "XDGShareComposeSheet"
 
@@ -36,7 +39,7 @@ public enum InfoPlistKey {
   /// Keys of the top-level dictionary with a meaning here; others (Apple's many `CF…`/`LS…` keys)
   /// are ignored, and unknown `XDGShare…` keys are reported as likely typos.
   static let linuxKeys = [
-    description, requiredPrograms, requiredBusNames, timeout, applicationGroups, composeSheet,
+    description, requiredPrograms, requiredBusNames, timeout, applicationGroups, composeSheet, application,
   ]
 
   /// The keys of `XDGShareComposeSheet` and of each of its `ConfigurationItems`.

@@ -33,6 +33,8 @@ public struct ShareService: Sendable, Identifiable, Equatable {
   public var applicationGroups: [String]
   /// A share or an action extension, from `NSExtensionPointIdentifier`.
   public var kind: Kind
+  /// `XDGShareApplication`: the app id of the application the service belongs to.
+  public var application: String?
   /// `XDGShareComposeSheet`: the sheet the host shows before it runs the program; `nil` when the
   /// bundle declares none (the program runs at once, and the request has no `compose`).
   public var composeSheet: ComposeSheetDeclaration?

@@ -1,4 +1,5 @@
 internal import CDBus
+public import SharePOSIX
 
 /// Reads a message's arguments where they lie in it, without building ``DBusValue``s.
 ///
@@ -14,7 +15,9 @@ public struct DBusCursor {
     case byte, boolean, int16, uint16, int32, uint32, int64, uint64, double
     case string, objectPath, signature
     case array, dictionaryEntry, structure, variant
-    /// A type this module does not decode (a Unix descriptor).
+    /// A Unix file descriptor (`h`): ``fileDescriptor()`` takes it.
+    case unixFD
+    /// A type this module does not decode.
     case other
     /// Past the last value.
     case end
@@ -46,6 +49,7 @@ public struct DBusCursor {
     case CDBUS_TYPE_DICT_ENTRY: .dictionaryEntry
     case CDBUS_TYPE_STRUCT: .structure
     case CDBUS_TYPE_VARIANT: .variant
+    case CDBUS_TYPE_UNIX_FD: .unixFD
     default: .other
     }
   }
@@ -76,6 +80,16 @@ public struct DBusCursor {
     default:
       return nil
     }
+  }
+
+  /// The file descriptor under the cursor, as a descriptor of this process's own (libdbus hands
+  /// over a duplicate each time it is asked, which the result closes); nil for any other type.
+  public func fileDescriptor() -> FileDescriptor? {
+    var iterator = self.iterator
+    guard dbus_message_iter_get_arg_type(&iterator) == CDBUS_TYPE_UNIX_FD else { return nil }
+    var raw: Int32 = -1
+    dbus_message_iter_get_basic(&iterator, &raw)
+    return raw >= 0 ? FileDescriptor(adopting: raw) : nil
   }
 
   /// The bytes of the `ay` under the cursor; nil for any other type.

@@ -1,4 +1,5 @@
 internal import CDBus
+public import SharePOSIX
 
 /// A D-Bus message. Owns its libdbus message; the pointer never leaves this module.
 public final class DBusMessage: @unchecked Sendable {
@@ -86,6 +87,17 @@ public final class DBusMessage: @unchecked Sendable {
     var iterator = DBusMessageIter()
     dbus_message_iter_init_append(raw, &iterator)
     for value in values { Self.append(value, to: &iterator) }
+  }
+
+  /// Appends a file descriptor argument (`h`): libdbus sends a duplicate, so `descriptor` stays
+  /// this process's to close.
+  public func append(_ descriptor: FileDescriptor) {
+    var iterator = DBusMessageIter()
+    dbus_message_iter_init_append(raw, &iterator)
+    descriptor.withRawValue { fd in
+      var value = fd
+      _ = dbus_message_iter_append_basic(&iterator, CDBUS_TYPE_UNIX_FD, &value)
+    }
   }
 
   /// The arguments, decoded.

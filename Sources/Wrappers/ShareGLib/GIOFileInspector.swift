@@ -75,6 +75,24 @@ public struct GIOFileInspector: FileInspector {
     contentType.withCString { takeString(g_content_type_get_mime_type($0)) } ?? contentType
   }
 
+  /// The content type of a file named `name` (empty: no name) whose first bytes are `prefix`
+  /// (up to 4 KiB), as GIO guesses it for a local file: the name's guess, the content's when the
+  /// name is not decisive. For a file handed over as a descriptor, which has no path here.
+  public static func guessContentType(forName name: String, prefix: [UInt8]) -> String {
+    name.withCString { cName in
+      // An empty file is text whatever its name, as GIO has it for a local one.
+      if prefix.isEmpty { return "text/plain" }
+      let named: UnsafePointer<CChar>? = name.isEmpty ? nil : cName
+      var uncertain: gboolean = 0
+      let byName = named.flatMap { takeString(g_content_type_guess($0, nil, 0, &uncertain)) }
+      if let byName, uncertain == 0 { return mimeType(byName) }
+      let byContent = prefix.withUnsafeBufferPointer {
+        takeString(g_content_type_guess(named, $0.baseAddress, gsize($0.count), nil))
+      }
+      return byContent.map(mimeType) ?? "application/octet-stream"
+    }
+  }
+
   /// The content type GIO guesses from a file name alone, for names that are not files (a URL's
   /// last path component).
   public static func guessContentType(forName name: String) -> String {

@@ -11,11 +11,23 @@ public final class FileDescriptor: Sendable {
     self.raw = Mutex(raw)
   }
 
+  /// Takes charge of `raw`, a descriptor another wrapper received (libdbus hands over a
+  /// duplicate of each one in a message): closed when this is.
+  package convenience init(adopting raw: Int32) {
+    self.init(raw: raw)
+  }
+
   deinit {
     close()
   }
 
   var rawValue: Int32 { raw.withLock { $0 } }
+
+  /// Calls `body` with the raw descriptor, for another wrapper's C library to read or duplicate
+  /// it (libdbus sending it in a message); it must not keep or close it.
+  package func withRawValue<T>(_ body: (Int32) -> T) -> T {
+    body(rawValue)
+  }
 
   /// Closes the descriptor now; later calls do nothing.
   public func close() {

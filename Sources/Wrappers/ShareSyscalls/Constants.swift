@@ -39,6 +39,17 @@ package var _O_NOFOLLOW: Int32 { O_NOFOLLOW }
 /// Leave the access time alone. Glibc's module leaves it out (it needs `_GNU_SOURCE`); the same
 /// value on every Linux architecture Swift runs on.
 package var _O_NOATIME: Int32 { 0o1000000 }
+/// A descriptor that names a file without opening it for reading or writing. Glibc's module
+/// leaves it out (`_GNU_SOURCE`); the same value on every Linux architecture Swift runs on.
+package var _O_PATH: Int32 { 0o10000000 }
+/// A terminal opened never becomes the controlling one.
+package var _O_NOCTTY: Int32 { O_NOCTTY }
+/// Fail unless the path is a folder.
+package var _O_DIRECTORY: Int32 { O_DIRECTORY }
+/// The access mode's bits of `fcntl(F_GETFL)`.
+package var _O_ACCMODE: Int32 { O_ACCMODE }
+/// `openat`: relative to the working directory.
+package var _AT_FDCWD: Int32 { AT_FDCWD }
 /// `access`: may execute (a folder: may search).
 package var _X_OK: Int32 { X_OK }
 /// `access`: may read.

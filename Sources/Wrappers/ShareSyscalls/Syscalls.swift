@@ -19,6 +19,22 @@ package func system_open(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: C
   open(path, flags, mode)
 }
 
+/// Opens `path` relative to the folder open as `directory`. The corresponding C function is
+/// `openat`.
+package func system_openat(_ directory: Int32, _ path: UnsafePointer<CChar>, _ flags: Int32) -> Int32 {
+  openat(directory, path, flags)
+}
+
+/// Reads at `offset`, leaving the descriptor's own offset (shared with whoever gave it) alone.
+/// The corresponding C function is `pread`.
+package func system_pread(
+  _ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, _ offset: Int64
+)
+  -> Int
+{
+  pread(descriptor, buffer, count, off_t(offset))
+}
+
 /// The corresponding C function is `close`.
 package func system_close(_ descriptor: Int32) -> Int32 {
   close(descriptor)

@@ -29,6 +29,7 @@ Steps, run in order; the first that fails stops the sheet and ends the driver wi
   keys TEXT              type TEXT into the focused widget (xdotool), as a keyboard would
   wait-button NAME       wait until a push button named NAME appears
   wait-label TEXT        wait until a label whose text contains TEXT appears
+  wait-image NAME        wait until an image named NAME appears (a thumbnail: "Preview")
   actions                print `actions: ["Name", ...]`, the push buttons of the row named "Actions"
   clipboard              print `clipboard: TEXT`, the text on the display's clipboard (xclip)
   wait-gone              wait until the sheet has no window (on the accessibility bus and on X)
@@ -265,6 +266,11 @@ def run_steps(app, steps):
                 f"a label with {text!r}",
                 lambda: descendants(app, lambda n: role_is(n, pyatspi.ROLE_LABEL) and text in (n.name or ""))
                 or None)
+        elif step == "wait-image":
+            name = argument()
+            wait_for(
+                f"an image named {name!r}",
+                lambda: descendants(app, lambda n: role_is(n, pyatspi.ROLE_IMAGE) and n.name == name) or None)
         elif step == "actions":
             names = wait_for("the row of actions", lambda: settled(lambda: action_names(app)))
             print("actions: " + json.dumps(names), flush=True)

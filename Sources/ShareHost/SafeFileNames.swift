@@ -1,12 +1,11 @@
 import ShareCore
 
-/// The names a page's files are written under, made safe as Chromium's Web Share makes them
-/// (`base::SafeBaseName`): the last component of what the page said, with nothing that could
+/// The names files are written under when a caller names them (a web page, a sandboxed app)
+/// rather than giving a path, made safe as Chromium's Web Share makes them
+/// (`base::SafeBaseName`): the last component of what the caller said, with nothing that could
 /// climb out of the request's folder, hide the file, or mislead in a list (control and
-/// direction-changing characters); and only the types Chromium lets pages share
-/// (`chrome/browser/webshare/share_service_impl.cc`), so that a page meets the same rules here as
-/// on the platforms where Chromium shares itself.
-public struct WebShareNames {
+/// direction-changing characters); two files of one name told apart.
+public struct SafeFileNames: Sendable {
   /// Names given so far, to tell two files of one name apart.
   private var taken: Set<String> = []
 
@@ -30,15 +29,6 @@ public struct WebShareNames {
     if name.hasPrefix(".") { name = "_" + name.dropFirst() }
     guard !name.isEmpty, name.unicodeScalars.contains(where: { $0 != "_" && $0 != "." }) else { return nil }
     return shortened(name)
-  }
-
-  /// Whether a file of `name` and `type` may be shared by a page.
-  public static func isPermitted(name: String, type: String) -> Bool {
-    guard let dot = name.lastIndex(of: "."), permittedExtensions.contains(name[dot...].lowercased()) else {
-      return false
-    }
-    let bare = type.split(separator: ";").first.map { $0.trimmingSpaces().lowercased() } ?? ""
-    return bare.isEmpty || permittedTypes.contains(bare)
   }
 
   /// `name`, or `name (2)`, `name (3)`… before its extension when it was given before.
@@ -79,23 +69,4 @@ public struct WebShareNames {
     }
     return String(stem) + suffix
   }
-
-  /// Chromium's `kPermittedFileExtensions`.
-  static let permittedExtensions: Set<String> = [
-    ".avif", ".bmp", ".css", ".csv", ".ehtml", ".flac", ".gif", ".htm", ".html", ".ico", ".jfif", ".jpeg",
-    ".jpg",
-    ".m4a", ".m4v", ".mp3", ".mp4", ".mpeg", ".mpg", ".oga", ".ogg", ".ogm", ".ogv", ".opus", ".pdf", ".pjp",
-    ".pjpeg", ".png", ".shtm", ".shtml", ".svg", ".svgz", ".text", ".tif", ".tiff", ".txt", ".wav", ".weba",
-    ".webm",
-    ".webp", ".xbm",
-  ]
-
-  /// Chromium's `kPermittedMimeTypes`.
-  static let permittedTypes: Set<String> = [
-    "application/pdf", "audio/flac", "audio/mp3", "audio/mpeg", "audio/ogg", "audio/wav", "audio/webm",
-    "audio/x-m4a", "image/avif", "image/bmp", "image/gif", "image/jpeg", "image/png", "image/svg+xml",
-    "image/tiff", "image/webp", "image/x-icon", "image/x-ms-bmp", "image/x-xbitmap",
-    "text/comma-separated-values",
-    "text/css", "text/csv", "text/html", "text/plain", "video/mp4", "video/mpeg", "video/ogg", "video/webm",
-  ]
 }

@@ -1,26 +1,40 @@
 public import ShareCore
 public import SharePOSIX
 
-/// The private folder one web share's files are written into: `web-share/<pid>-<random>` in
-/// `$XDG_RUNTIME_DIR/xdg-share` (the user's alone, gone at logout; `$XDG_STATE_HOME/xdg-share`
-/// without one), mode 0700, each file 0600, made new (`O_EXCL`, never through a link). It goes
-/// when the request ends; one left by a host that was killed goes the next time a share starts.
-public final class RequestFolder {
+/// The private folder one request's files are written into, when they come as bytes rather than
+/// paths (a web page's, a sandboxed app's): `<kind>/<pid>-<random>` in `$XDG_RUNTIME_DIR/xdg-share`
+/// (the user's alone, gone at logout; `$XDG_STATE_HOME/xdg-share` without one), mode 0700, each
+/// file 0600, made new (`O_EXCL`, never through a link). It goes when the request ends; one left
+/// by a process that was killed goes the next time one of its kind is made.
+public final class RequestFolder: Sendable {
   public let path: FilePath
+
+  /// What the folder's files came as, and the folder its request folders are made in.
+  public enum Kind: String, Sendable {
+    /// A web page's files (`navigator.share`).
+    case webShare = "web-share"
+    /// Files an application handed over as descriptors.
+    case handedOver = "handed-over"
+  }
 
   /// Why the folder or a file in it could not be made.
   public struct Failure: Error, Equatable, Sendable {
     public var message: String
+
+    public init(message: String) {
+      self.message = message
+    }
   }
 
   /// The folder the request folders are made in.
-  static func parent(paths: SearchPaths) -> FilePath {
-    (paths.runtimeDirectoryLocation ?? paths.stateHomeLocation).appending("xdg-share").appending("web-share")
+  public static func parent(of kind: Kind, paths: SearchPaths) -> FilePath {
+    (paths.runtimeDirectoryLocation ?? paths.stateHomeLocation).appending("xdg-share").appending(
+      kind.rawValue)
   }
 
-  /// Makes a new request folder, after removing those whose host has gone.
-  public init(paths: SearchPaths) throws(Failure) {
-    let parent = Self.parent(paths: paths)
+  /// Makes a new request folder, after removing those whose process has gone.
+  public init(_ kind: Kind, paths: SearchPaths) throws(Failure) {
+    let parent = Self.parent(of: kind, paths: paths)
     do {
       try FileSystem.makeDirectories(parent.bytes, mode: 0o700)
     } catch {
@@ -39,6 +53,9 @@ public final class RequestFolder {
   deinit {
     remove()
   }
+
+  /// The path of the file `name` in the folder.
+  public func path(of name: String) -> FilePath { path.appending(name) }
 
   /// Creates the file `name` in the folder, for writing.
   public func create(_ name: String) throws(Failure) -> FileDescriptor {
