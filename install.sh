@@ -47,7 +47,7 @@ test_packages=(dbus-daemon desktop-file-utils python3-dbus python3-gi xvfb xclip
   libkf5purpose-bin qml-module-org-kde-purpose qml-module-org-kde-kirigami2 okular
   libkf5purpose-dev libkf5kio-dev qtbase5-dev cmake extra-cmake-modules g++
   chromium chromium-driver python3-selenium python3-websocket firefox-esr
-  bubblewrap xdg-dbus-proxy xdg-desktop-portal fuse3 libglib2.0-dev)
+  bubblewrap xdg-dbus-proxy xdg-desktop-portal fuse3)
 ensure_packages() {
   local missing=()
   for package in "$@"; do

@@ -138,12 +138,14 @@ import Testing
   /// The lines the app printed, run in the sandbox on a bus of the test's own with the service;
   /// with `sheet` steps, under the sheet driver (on a virtual display), which drives the sheet.
   func app(
-    _ client: [String], talk: Bool = true, documentPortal: Bool = false, sheet: [String]? = nil
+    _ client: [String], talk: Bool = true, documentPortal: Bool = false, sheet: [String]? = nil,
+    appFolder: String? = nil, program: [String] = [python, "/app/sandbox_client.py"]
   ) throws -> (lines: [String], all: String) {
     var harness = [Self.python, Self.sandbox]
     if talk { harness.append("--talk") }
     if documentPortal { harness.append("--document-portal") }
-    harness += ["--daemon", Tool.path, "--", Self.python, "/app/sandbox_client.py"] + client
+    if let appFolder { harness += ["--app-folder", appFolder] }
+    harness += ["--daemon", Tool.path, "--"] + program + client
     var environment = self.environment
     let display: VirtualDisplay?
     let command: [String]
@@ -318,6 +320,43 @@ import Testing
     let link = try #require(kept("link-Quarterly.txt"))
     #expect(link.hasPrefix("\(desktop.root)/runtime/doc/") && link.hasSuffix("/Report.txt"), "\(link)")
     #expect(copiesLeft.isEmpty)
+  }
+
+  // MARK: The examples
+
+  static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("examples/SandboxedApp").path
+
+  /// The examples of `examples/SandboxedApp`, in Python and in C (GIO's GDBusProxy and
+  /// GUnixFDList), run as the sandboxed app: what they document works.
+  @Test(
+    .enabled(if: canSandbox && installed("gcc"), "needs the sandbox, gcc and GIO's headers (libglib2.0-dev)"))
+  func theExamplesShareAFileFromTheSandbox() throws {
+    let built = "\(desktop.root)/example"
+    try FileManager.default.createDirectory(atPath: built, withIntermediateDirectories: true)
+    let flags = try CapturedRun.run(
+      ["pkg-config", "--cflags", "--libs", "gio-2.0", "gio-unix-2.0"].map { Array($0.utf8) },
+      environment: ["PATH": "/usr/bin:/bin"])
+    let compile = try CapturedRun.run(
+      (["gcc", "-Wall", "-Wextra", "-Werror", "\(Self.examples)/share_file.c", "-o", "\(built)/share_file"]
+        + String(decoding: flags.standardOutput, as: UTF8.self).split(separator: " ").map {
+          $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        }.filter { !$0.isEmpty }).map { Array($0.utf8) },
+      environment: ["PATH": "/usr/bin:/bin"])
+    try #require(compile.status == 0, "\(String(decoding: compile.standardError, as: UTF8.self))")
+    try FileManager.default.copyItem(
+      atPath: "\(Self.examples)/share_file.py", toPath: "\(built)/share_file.py")
+    try FileManager.default.createDirectory(atPath: appData, withIntermediateDirectories: true)
+    try "made in the sandbox".write(toFile: "\(appData)/Diary.txt", atomically: true, encoding: .utf8)
+    for program in [["/app/share_file"], [Self.python, "/app/share_file.py"]] {
+      let run = try app(
+        ["\(appData)/Diary.txt", "com.example.keeper"], appFolder: built, program: program)
+      #expect(
+        run.lines.contains { $0.hasPrefix("completed: service com.example.keeper, request ") },
+        "\(program): \(run.all)")
+      #expect(kept("kept-Diary.txt") == "made in the sandbox")
+    }
   }
 
   // MARK: The share sheet

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Runs a command in a sandbox built from Flatpak's own parts, as `flatpak run` builds one.
 
-Usage: flatpak_sandbox.py [--talk] [--app-id ID] [--document-portal] [--daemon XDG_SHARE] -- COMMAND...
+Usage: flatpak_sandbox.py [--talk] [--app-id ID] [--app-folder DIR] [--document-portal] [--daemon XDG_SHARE]
+                          -- COMMAND...
 
 On the session bus DBUS_SESSION_BUS_ADDRESS names (the test's own):
 - with --document-portal, starts the document portal (xdg-document-portal) by calling it, as
@@ -15,7 +16,7 @@ On the session bus DBUS_SESSION_BUS_ADDRESS names (the test's own):
 - runs COMMAND in the app's sandbox: bwrap with a user namespace of its own and no capabilities,
   the host's /usr and /etc read-only, a private /tmp, a private home (an empty tmpfs at $HOME,
   with the app's ~/.var/app/ID bound in from the host, as Flatpak does), /run/user/UID with the
-  proxy's socket as the session bus, and this folder at /app.
+  proxy's socket as the session bus, and this folder (or DIR) at /app.
 Prints COMMAND's output, and exits with its status.
 """
 import os
@@ -31,7 +32,9 @@ talk = "--talk" in options
 app_id = options[options.index("--app-id") + 1] if "--app-id" in options else "org.example.Notes"
 daemon_program = options[options.index("--daemon") + 1] if "--daemon" in options else None
 portal = "--document-portal" in options
-here = os.path.dirname(os.path.abspath(__file__))
+# What the sandbox has at /app: this folder (the test's clients), or another.
+app_folder = options[options.index("--app-folder") + 1] if "--app-folder" in options else None
+here = app_folder or os.path.dirname(os.path.abspath(__file__))
 uid = os.getuid()
 runtime = os.environ["XDG_RUNTIME_DIR"]
 home = os.environ["HOME"]
