@@ -33,10 +33,15 @@ import Testing
       [Tool.path, "--service", "com.example.stubborn", "a.txt"].map { Array($0.utf8) },
       environment: desktop.environment, workingDirectory: Array(desktop.files.utf8), standardInput: .null,
       standardOutput: .null, standardError: .null)
+    // The shell makes the file before it writes the pid in it: the pid, once written.
+    func recorded() -> Int32? {
+      (try? String(contentsOfFile: pluginRecord, encoding: .utf8)).flatMap {
+        Int32($0.trimmingCharacters(in: .newlines))
+      }
+    }
     let deadline = Date().addingTimeInterval(10)
-    while !FileManager.default.fileExists(atPath: pluginRecord), Date() < deadline { usleep(20_000) }
-    let plugin = try #require(
-      Int32((try String(contentsOfFile: pluginRecord, encoding: .utf8)).trimmingCharacters(in: .newlines)))
+    while recorded() == nil, Date() < deadline { usleep(20_000) }
+    let plugin = try #require(recorded())
     let started = try helpers.pids()
     #expect(started.allSatisfy(StubbornHelpers.isRunning))
     host.signal(Signal.kill)
