@@ -61,6 +61,10 @@ public enum XDGShareTool {
       code = NewCommand.run(options, context: context)
     case .configure(let id, let settings):
       code = ConfigureCommand.run(id: id, settings: settings, context: context)
+    case .why(let options):
+      code = WhyCommand.run(options, context: context)
+    case .doctor(let json):
+      code = DoctorCommand.run(json: json, context: context)
     }
     return code.rawValue
   }

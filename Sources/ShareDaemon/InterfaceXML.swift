@@ -12,7 +12,8 @@ enum InterfaceXML {
 
       Errors:
         org.xdgshare.Share1.Error.NoSuchService   no installed service has the identifier
-        org.xdgshare.Share1.Error.NotAccepted     the service's activation rule refuses the items
+        org.xdgshare.Share1.Error.NotAccepted     the service's activation rule refuses the items; the
+                                                  message says what it takes and what it was given
         org.xdgshare.Share1.Error.LimitExceeded   too many items in one call, or too many requests in flight
         org.xdgshare.Share1.Error.Failed          a file cannot be read, the request cannot be recorded,
                                                       a file handed over cannot be copied, or the
@@ -91,6 +92,46 @@ enum InterfaceXML {
           <arg type="aa{sv}" name="items" direction="in"/>
           <arg type="a{sv}" name="options" direction="in"/>
           <arg type="aa{sv}" name="services" direction="out"/>
+        </method>
+
+        <!--
+          Explain:
+          @service_id: the service asked about (installed, or an invalid bundle with that identifier).
+          @items: the items to explain its answer for, as for QueryItems.
+          @options: a{sv}; none is defined yet, unknown keys are ignored.
+          @accepted: whether the service is offered for @items: its rule accepts them and nothing
+            keeps it out of every sheet (hidden by the user, an invalid bundle, a program or bus name
+            it needs). What `xdg-share why` exits 0 for.
+          @trace: what `xdg-share why` prints as JSON, as a{sv} (objects as a{sv}, lists of them as
+            aa{sv}, of strings as as); docs/why.md describes every key:
+              service       s      @service_id
+              name          s      the service's name, when known
+              bundle        s      the bundle whose rule was traced, or the invalid one
+              accepted      b      as @accepted
+              obstacles     aa{sv} what keeps it out of every sheet, first: reason (s: hidden,
+                                   invalid, missing-requirements), message (s), and problems (as),
+                                   programs (as), busNames (as) or settingsFile (s)
+              otherBundles  aa{sv} other bundles with the identifier: bundle, state (shadowed,
+                                   invalid), problems
+              items         aa{sv} each item as the rule saw it: name, kind (file, folder, link,
+                                   text), path or url, mimeType, foundBy (name, content, filesystem,
+                                   caller, kind), typeIdentifiers (as: the UTI, the MIME type, its
+                                   parents), conformsTo (as)
+              rule          a{sv}  form (dictionary, predicate) and text
+              ruleAccepts   b      the rule's own verdict
+              clauses       aa{sv} the rule clause by clause: clause (s), holds (b), found (s, what
+                                   it compared), clauses (aa{sv}, the clauses or elements inside)
+              refusedBy     s      the first clause that refused, when the rule refuses
+              message       s      what a person is told: "MyShare takes up to 2 images; notes.txt
+                                   is a text document (public.plain-text)"
+            Fails with NoSuchService when no bundle has the identifier. Added in version 4.
+        -->
+        <method name="Explain">
+          <arg type="s" name="service_id" direction="in"/>
+          <arg type="aa{sv}" name="items" direction="in"/>
+          <arg type="a{sv}" name="options" direction="in"/>
+          <arg type="b" name="accepted" direction="out"/>
+          <arg type="a{sv}" name="trace" direction="out"/>
         </method>
 
         <!--
@@ -177,8 +218,8 @@ enum InterfaceXML {
 
         <!--
           Version:
-          The version of this interface: 3 (2 had no fd items and no ShowPicker options beyond
-          handle_token; 1 had no ShowPicker).
+          The version of this interface: 4 (3 had no Explain; 2 had no fd items and no ShowPicker
+          options beyond handle_token; 1 had no ShowPicker).
         -->
         <property name="Version" type="u" access="read"/>
       </interface>

@@ -19,7 +19,7 @@ public final class ShareDaemon {
   public static let interface = "org.xdgshare.Share1"
   public static let requestInterface = "org.xdgshare.Request1"
   /// `Version` of the interface.
-  static let version: UInt32 = 3
+  static let version: UInt32 = 4
 
   public struct Configuration: Sendable {
     public var environment: [String: String]
@@ -245,6 +245,10 @@ public final class ShareDaemon {
     case (Self.interface?, "QueryItems"), (nil, "QueryItems"):
       try Self.expect(message, "aa{sv}a{sv}", names: "(aa{sv} items, a{sv} options)")
       return try queries.queryItems(message, catalog: catalog, caller: caller(of: message))
+    case (Self.interface?, "Explain"), (nil, "Explain"):
+      try Self.expect(message, "saa{sv}a{sv}", names: "(s service_id, aa{sv} items, a{sv} options)")
+      return try Explanations.explain(
+        message, catalog: catalog, caller: caller(of: message), detection: queries.detection)
     case (Self.interface?, "Share"), (nil, "Share"):
       try Self.expect(message, "saa{sv}a{sv}", names: "(s service_id, aa{sv} items, a{sv} options)")
       let (reply, start) = try requests.share(

@@ -13,9 +13,12 @@ public struct ServiceCatalog: Sendable {
   public let types: TypeSystem
   /// The services to offer: not hidden, requirements met.
   public let offered: [ShareService]
+  /// What the user chose: the services hidden and pinned.
+  public let settings: UserSettings
   /// The rules of ``offered``, in its order, compiled once per load: matching asks them all.
   private let offeredRules: CompiledRules
   private let requirements: any RequirementChecker
+  private let loader: BundleLoader
 
   /// Loads the services of the desktop described by `environment`.
   ///
@@ -26,12 +29,12 @@ public struct ServiceCatalog: Sendable {
     requirements: ([ShareService]) -> any RequirementChecker
   ) {
     paths = SearchPaths.system(environment: environment)
-    let settings = FileSystem.contents(ofRegularFile: paths.settingsFileLocation.bytes, maximumSize: 1 << 20)
-      .flatMap { String(validating: $0, as: UTF8.self) }.map(UserSettings.init(parsing:))
+    settings =
+      FileSystem.contents(ofRegularFile: paths.settingsFileLocation.bytes, maximumSize: 1 << 20)
+      .flatMap { String(validating: $0, as: UTF8.self) }.map(UserSettings.init(parsing:)) ?? UserSettings()
+    loader = .system(environment: environment)
     registry = ServiceRegistry.load(
-      from: paths.extensionDirectoryLocations,
-      loader: .system(environment: environment),
-      hiddenServices: settings?.hiddenServices ?? [])
+      from: paths.extensionDirectoryLocations, loader: loader, hiddenServices: settings.hiddenServices)
     self.types = types
     self.requirements = requirements(registry.services)
     offered = registry.offered(in: self.requirements)
@@ -53,6 +56,66 @@ public struct ServiceCatalog: Sendable {
       let missing = requirements.unmet(service.requirements)
       return missing.isEmpty ? nil : Withheld(service: service, reason: .missing(missing))
     }
+  }
+
+  /// What `service` needs that this desktop lacks: programs (a `|` list, any one of them) and
+  /// bus names.
+  public func missing(for service: ShareService) -> (programs: [String], busNames: [String]) {
+    let unmet = Set(requirements.unmet(service.requirements))
+    return (
+      service.requirements.programs.filter(unmet.contains),
+      service.requirements.busNames.filter(unmet.contains)
+    )
+  }
+
+  /// Every bundle of the extension folders, loaded afresh, in the order they are read.
+  public func survey() -> BundleSurvey {
+    BundleSurvey(directories: paths.extensionDirectoryLocations, loader: loader)
+  }
+
+  /// Why service `id` is or is not offered for `selection`: nil when no bundle has that
+  /// identifier.
+  public func explain(_ id: String, _ selection: PreparedSelection, survey: BundleSurvey)
+    -> ServiceExplanation?
+  {
+    let entries = survey.entries(withID: id)
+    guard let first = entries.first else { return nil }
+    let others = entries.dropFirst().map {
+      ServiceExplanation.OtherBundle(location: $0.location, errors: $0.errors)
+    }
+    let items = selection.attachments.map { ServiceExplanation.Item($0, types: types) }
+    guard let service = first.isLoaded ? first.outcome.service : nil else {
+      return ServiceExplanation(
+        id: id, name: first.outcome.name, bundle: first.location, obstacles: [.invalid(first.errors)],
+        otherBundles: others, items: items, rule: nil, trace: nil)
+    }
+    return explain(service, selection, otherBundles: others)
+  }
+
+  /// Why `service`, which may be no installed one (a bundle being written), is or is not offered
+  /// for `selection`.
+  public func explain(
+    _ service: ShareService, _ selection: PreparedSelection,
+    otherBundles: [ServiceExplanation.OtherBundle] = []
+  ) -> ServiceExplanation {
+    var obstacles: [ServiceExplanation.Obstacle] = []
+    if settings.hiddenServices.contains(service.id) {
+      obstacles.append(.hidden(settingsFile: paths.settingsFile))
+    }
+    let missing = missing(for: service)
+    if !missing.programs.isEmpty || !missing.busNames.isEmpty {
+      obstacles.append(.missing(programs: missing.programs, busNames: missing.busNames))
+    }
+    return ServiceExplanation(
+      id: service.id, name: service.name, bundle: service.bundleLocation, obstacles: obstacles,
+      otherBundles: otherBundles,
+      items: selection.attachments.map { ServiceExplanation.Item($0, types: types) },
+      rule: service.rule, trace: service.rule.trace(selection.attachments, types: types))
+  }
+
+  /// The bundle at `location`, loaded as the registry would load it.
+  public func load(bundleAt location: FilePath) -> BundleLoader.Outcome {
+    loader.load(bundleAt: location)
   }
 
   /// An installed service that is not offered.

@@ -73,12 +73,17 @@ public final class Share: Sendable {
 
   /// Checks `service`'s rule against `selection`.
   ///
-  /// - Throws: ``ShareRefusal/notAccepted(service:rejection:)`` when the rule refuses it.
+  /// - Throws: ``ShareRefusal/notAccepted(service:refusal:)`` when the rule refuses it, with
+  ///   the terms of its trace.
   public static func prepare(
     _ service: ShareService, _ selection: PreparedSelection, types: TypeSystem
   ) throws(ShareRefusal) -> AcceptedSelection {
-    if let rejection = service.rule.rejection(of: selection.attachments, types: types) {
-      throw .notAccepted(service: service, rejection: rejection)
+    let activation = ActivationSelection(attachments: selection.attachments, types: types)
+    // The evaluator answers; the trace, which answers alike, only says why.
+    if !service.rule.accepts(activation) {
+      let refusal = service.rule.trace(activation).refusal
+      throw .notAccepted(
+        service: service, refusal: refusal ?? RuleRefusal(takes: .rule(service.rule.source), given: .nothing))
     }
     return AcceptedSelection(service: service, selection: selection)
   }
@@ -86,7 +91,7 @@ public final class Share: Sendable {
   /// Looks at `requested` items, then checks `service`'s rule against them: for callers that did
   /// not match the items against services (a named service, a retry).
   ///
-  /// - Throws: ``ShareRefusal/unreadableFiles(_:)`` or ``ShareRefusal/notAccepted(service:rejection:)``.
+  /// - Throws: ``ShareRefusal/unreadableFiles(_:)`` or ``ShareRefusal/notAccepted(service:refusal:)``.
   public static func prepare(
     _ service: ShareService, requested: [RequestedItem], types: TypeSystem, inspector: some FileInspector
   ) throws(ShareRefusal) -> AcceptedSelection {

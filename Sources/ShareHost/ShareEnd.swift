@@ -4,7 +4,7 @@ public import ShareCore
 public enum ShareRefusal: Error, Equatable, Sendable {
   case noSuchService(String)
   /// The service's rule refuses the selection.
-  case notAccepted(service: ShareService, rejection: RuleRejection)
+  case notAccepted(service: ShareService, refusal: RuleRefusal)
   /// Files that cannot be looked at.
   case unreadableFiles([FileProblem])
   /// The history record could not be written, so the request is not started.
@@ -166,9 +166,8 @@ extension ShareRefusal {
     case .noSuchService(let id):
       let suggestion = Suggestion.nearest(to: id, in: known())
       return ["no share service '\(id)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")]
-    case .notAccepted(let service, let rejection):
-      let subject = naming == .name ? service.name : service.id
-      return ["\(subject) does not accept these items: \(Diagnostics.message(for: rejection))"]
+    case .notAccepted(let service, let refusal):
+      return [Diagnostics.message(for: refusal, service: naming == .name ? service.name : service.id)]
     case .unreadableFiles(let problems):
       return problems.map(Diagnostics.line(for:))
     case .cannotRecord(let failure):

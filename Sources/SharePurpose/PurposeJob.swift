@@ -60,7 +60,7 @@ public enum PurposeJob {
     }
     let items = Self.items(input["urls"]?.strings ?? [])
     guard !items.isEmpty else {
-      reply(PurposeWire.error(.failed, Diagnostics.message(for: RuleRejection.empty)))
+      reply(PurposeWire.error(.failed, Diagnostics.nothingToShare))
       return ExitCode.notAccepted.rawValue
     }
     let end: Ended

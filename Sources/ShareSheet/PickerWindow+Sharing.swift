@@ -62,8 +62,10 @@ extension PickerWindow {
   /// Shares with the service `id`: its compose sheet when it declares one (Cancel there comes
   /// back to the list), the progress page, then the outcome.
   func choose(_ id: String) {
+    // A service named on the command line may refuse the items: it is chosen all the same, and
+    // its refusal says what it takes and what it was given.
     guard !editing, run == nil, let loaded,
-      let service = loaded.accepting.first(where: { $0.id == id })
+      let service = loaded.accepting.first(where: { $0.id == id }) ?? loaded.registry.service(withID: id)
     else { return }
     closeGeneration += 1
     // The share outlives the window: the application waits for it.

@@ -19,7 +19,9 @@ func programPath(_ name: String) -> String? {
   /// Every command, hidden ones too; `everyCommandIsAHelpTopic` in the completion tests keeps this
   /// list the table's.
   static let commands = [
-    "share", "list", "new", "validate", "install", "uninstall", "configure", "history", "retry", "group",
+    "share", "list", "new", "validate", "why", "doctor", "install", "uninstall", "configure", "history",
+    "retry",
+    "group",
     "daemon",
     "register", "unregister", "completion", "man",
   ]

@@ -68,7 +68,7 @@ import Testing
     #expect(sent.count == 1)
     #expect(sent.first?["summary"] as? String == "Cannot share")
     #expect(
-      sent.first?["body"] as? String == "Upload does not accept these items: it takes at most 1 file, not 2")
+      sent.first?["body"] as? String == "Upload takes one file; it was given 2: a.txt, b.txt")
     #expect(sent.first?["app"] as? String == "xdg-share")
   }
 

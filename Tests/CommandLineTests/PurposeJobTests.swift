@@ -151,7 +151,7 @@ import Testing
       on: desktop)
     #expect(cli.status == 7)
     #expect(cli.standardError == "xdg-share: \(job.errorText)\n")
-    #expect(job.errorText == "One does not accept these items: it takes at most 1 image, not 2")
+    #expect(job.errorText == "One takes one image; it was given 2: one.png, two.png")
     #expect(!FileManager.default.fileExists(atPath: "\(desktop.root)/state/request.json"))
   }
 

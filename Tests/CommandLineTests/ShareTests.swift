@@ -317,7 +317,8 @@ import Testing
     let result = try Tool.run(["--service", "com.example.oneimage", "a.txt"], on: desktop)
     #expect(result.status == 7)
     #expect(
-      result.standardError == "xdg-share: oneimage does not accept these items: it does not take files\n")
+      result.standardError
+        == "xdg-share: oneimage takes one image; a.txt is a text document (public.plain-text)\n")
     #expect(
       !FileManager.default.fileExists(atPath: "\(desktop.root)/state/request-com.example.oneimage.json"))
   }
@@ -458,7 +459,8 @@ import Testing
     #expect(!(try Tool.run(["list"], on: desktop).standardOutput.contains("com.example.needy")))
   }
 
-  /// A predicate says only no; the refusal names what it would not take on its own.
+  /// A predicate says only no; its trace says which clause refused which item, and the refusal
+  /// what the service takes and what it was given.
   @Test func aPredicateRefusalNamesWhatItDoesNotTake() throws {
     let rule = BundleFixture.predicate(
       "SUBQUERY(extensionItems, $e, SUBQUERY($e.attachments, $a, NOT (ANY $a.registeredTypeIdentifiers "
@@ -469,10 +471,10 @@ import Testing
       atPath: desktop.files + "/Holiday", withIntermediateDirectories: true)
     let one = try Tool.run(["--service", "com.example.files", "--", "Holiday"], on: desktop)
     #expect(one.status == 7)
-    #expect(one.standardError == "xdg-share: files does not accept these items: it does not take Holiday/\n")
+    let words = "xdg-share: files takes only files (public.data); Holiday/ is a folder (public.folder)\n"
+    #expect(one.standardError == words)
     let mixed = try Tool.run(["--service", "com.example.files", "--", "a.txt", "Holiday"], on: desktop)
-    #expect(
-      mixed.standardError == "xdg-share: files does not accept these items: it does not take Holiday/\n")
+    #expect(mixed.standardError == words)
   }
 
   @Test func systemServicesCannotBeUninstalledHere() throws {

@@ -26,8 +26,12 @@ struct HandWrittenBundle {
 
   var plist: String { "\(path)/Info.plist" }
 
+  /// A rule that takes any item (and, unlike `TRUEPREDICATE`, draws no warning).
+  static let anyItem =
+    "<string>ANY extensionItems.attachments.registeredTypeIdentifiers UTI-CONFORMS-TO \"public.item\"</string>"
+
   /// The keys every valid bundle has, with `rule` as its activation rule.
-  static func validKeys(id: String = "org.example.hand", rule: String = "<string>TRUEPREDICATE</string>")
+  static func validKeys(id: String = "org.example.hand", rule: String = HandWrittenBundle.anyItem)
     -> String
   {
     """

@@ -109,7 +109,7 @@ struct MemoryBundleFiles: BundleFiles {
       <key>NSExtension</key><dict>
       <key>NSExtensionPointIdentifier</key><string>com.apple.share-services</string>
       <key>NSExtensionAttributes</key><dict>
-      <key>NSExtensionActivationRule</key><string>TRUEPREDICATE</string></dict></dict>
+      <key>NSExtensionActivationRule</key>\(HandWrittenBundle.anyItem)</dict></dict>
       </dict></plist>
       """.utf8)
   }

@@ -23,7 +23,7 @@ import Testing
         <key>NSExtension</key><dict>
           <key>NSExtensionPointIdentifier</key><string>com.apple.share-services</string>
           <key>NSExtensionAttributes</key><dict>
-            <key>NSExtensionActivationRule</key><string>TRUEPREDICATE</string>\(attributes)
+            <key>NSExtensionActivationRule</key>\(HandWrittenBundle.anyItem)\(attributes)
           </dict>
         </dict>
         \(sheet)

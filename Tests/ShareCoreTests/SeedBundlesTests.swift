@@ -147,7 +147,12 @@ import Testing
           """))
     let outcome = loader.load(bundleAt: bundle.path)
     #expect(outcome.problems == [])
-    #expect(outcome.service?.rule == .predicate(.constant(true)))
+    #expect(outcome.service?.rule == loader.load(bundleAt: try plainBundle()).service?.rule)
+  }
+
+  /// The same keys without the two.
+  private func plainBundle() throws -> String {
+    try HandWrittenBundle(in: desktop.files, name: "plain.shareext", body: HandWrittenBundle.validKeys()).path
   }
 }
 

@@ -19,7 +19,7 @@ import Testing
   func install(_ id: String, _ name: String, system: Bool = false, folder: String? = nil, rule: String? = nil)
     throws -> String
   {
-    try BundleFixture(id: id, name: name, ruleXML: rule ?? BundleFixture.predicate("TRUEPREDICATE"))
+    try BundleFixture(id: id, name: name, ruleXML: rule ?? HandWrittenBundle.anyItem)
       .write(into: system ? desktop.systemExtensions : desktop.userExtensions, folder: folder)
   }
 
@@ -88,7 +88,7 @@ import Testing
     try install("org.example.shown", "Shown")
     try install("org.example.hidden", "Hidden")
     try BundleFixture(
-      id: "org.example.needs", name: "Needs", ruleXML: BundleFixture.predicate("TRUEPREDICATE"),
+      id: "org.example.needs", name: "Needs", ruleXML: HandWrittenBundle.anyItem,
       extraXML: "<key>XDGShareRequiredPrograms</key><array><string>qrencode</string></array>"
     ).write(into: desktop.userExtensions)
     try install(

@@ -52,7 +52,8 @@ import Testing
         "org.example.alpha", "org.example.beta", "org.example.delta", "org.example.epsilon",
         "org.example.gamma", "org.example.zeta",
       ])
-    #expect(catalog.registry.problems == [])
+    // The fixtures take anything, which is all that is said of them.
+    #expect(catalog.registry.problems.allSatisfy { $0.kind == .acceptsEverything(clause: "TRUEPREDICATE") })
     #expect(
       catalog.offered.map(\.id) == [
         "org.example.alpha", "org.example.beta", "org.example.gamma", "org.example.zeta",

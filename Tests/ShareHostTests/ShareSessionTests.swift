@@ -132,7 +132,10 @@ import Testing
     let service = try #require(BundleLoader(languages: []).load(bundleAt: bundle).service)
     let png = FilePath("/photos/a.png")
     let inspector = InMemoryFileInspector([png: .file(contentType: "image/png", size: 70)])
-    #expect(throws: ShareRefusal.notAccepted(service: service, rejection: .unsupported(.image))) {
+    let refusal = RuleRefusal(
+      takes: .kinds(DictionaryRule(supportsText: true)),
+      given: .items([GivenItem(name: "a.png", kind: .image, typeIdentifier: "public.png")]))
+    #expect(throws: ShareRefusal.notAccepted(service: service, refusal: refusal)) {
       try Share.prepare(
         service, requested: [RequestedItem(.file(png))], types: HostDesktop.types, inspector: inspector)
     }

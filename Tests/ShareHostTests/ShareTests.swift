@@ -262,8 +262,14 @@ private final class PlayedPrompt: ComposePrompt {
       ),
       (.refused(.noSuchService("org.x")), 6, 2, nil, "no share service 'org.x'"),
       (
-        .refused(.notAccepted(service: service, rejection: .unsupported(.text))), 7, 2, nil,
-        "Upload does not accept these items: it does not take text"
+        .refused(
+          .notAccepted(
+            service: service,
+            refusal: RuleRefusal(
+              takes: .kinds(DictionaryRule(maxImages: 2)),
+              given: .items([GivenItem(name: "\"hello\"", kind: .text, typeIdentifier: "public.plain-text")]))
+          )),
+        7, 2, nil, "Upload takes up to 2 images; \"hello\" is text (public.plain-text)"
       ),
       (
         .refused(
@@ -295,11 +301,14 @@ private final class PlayedPrompt: ComposePrompt {
   }
 
   @Test func aRefusalNamesTheServiceAsItsReaderKnowsIt() {
-    let refusal = ShareRefusal.notAccepted(service: Self.service, rejection: .unsupported(.image))
-    #expect(refusal.message() == "Upload does not accept these items: it does not take images")
+    let refusal = ShareRefusal.notAccepted(
+      service: Self.service,
+      refusal: RuleRefusal(
+        takes: .kinds(DictionaryRule(supportsText: true)),
+        given: .items([GivenItem(name: "a.png", kind: .image, typeIdentifier: "public.png")])))
+    #expect(refusal.message() == "Upload takes text; a.png is an image (public.png)")
     #expect(
-      refusal.message(naming: .identifier)
-        == "org.example.up does not accept these items: it does not take images")
+      refusal.message(naming: .identifier) == "org.example.up takes text; a.png is an image (public.png)")
   }
 
   @Test func aMistypedServiceGetsASuggestionWhenTheKnownOnesAreGiven() {

@@ -147,6 +147,21 @@ struct SheetUITests {
     #expect(run.response == 2)
   }
 
+  /// Asked to share with one service that refuses the items: the sheet says what it takes and
+  /// what it was given, in the words of `xdg-share why`.
+  @Test func aRefusalSaysWhatTheServiceTakesAndWhatItWasGiven() throws {
+    let words = "Alpha takes up to 10 files and one link; \"only a text\" is text (public.plain-text)"
+    let run = try run(
+      ["wait-label", "Cannot share with Alpha", "wait-label", words, "key", "Escape"],
+      arguments: ["--service", "org.test.alpha", "--text", "only a text"])
+    #expect(run.exitStatus == 7)
+    #expect(run.response == 2)
+    #expect(run.results["message"] as? String == words)
+    let why = try Tool.run(["why", "org.test.alpha", "--text", "only a text"], on: desktop)
+    #expect(why.standardOutput.hasSuffix(words + "\n"))
+    #expect(desktop.servicesRun.isEmpty)
+  }
+
   @Test func aFileThatCannotBeReadIsNamedAndExitsOne() throws {
     let run = try run(
       ["wait-label", "Cannot read", "key", "Escape"], arguments: [photo, desktop.files + "/gone.png"])

@@ -37,7 +37,7 @@ _xdg_share_offer() {
 _xdg_share_option_value() {
   case "$1 $2" in
     'share --service') kind=services ;;
-    'share --text'|'share --url'|'list --text'|'list --url'|'new --identifier'|'new --define'|'new --sharekit-url'|'configure --set'|'daemon --idle-timeout') kind=nothing ;;
+    'share --text'|'share --url'|'list --text'|'list --url'|'new --identifier'|'new --define'|'new --sharekit-url'|'why --text'|'why --url'|'configure --set'|'daemon --idle-timeout') kind=nothing ;;
     'new --from-xcode') kind=files ;;
     *) return 1 ;;
   esac
@@ -47,13 +47,13 @@ _xdg_share_option_value() {
 _xdg_share_operand() {
   case "$1 $2" in
     'new 0'|'group 1') kind=nothing ;;
+    'why 0'|'uninstall 0'|'configure 0') kind=services ;;
     'install 0') kind=directories ;;
-    'uninstall 0'|'configure 0') kind=services ;;
     'retry 0') kind=requests ;;
     'group 0') kind='words:path' ;;
     'completion 0') kind='words:bash zsh fish' ;;
-    'help 0') kind='words:share list new validate install uninstall configure history retry group daemon register unregister completion man' ;;
-    'share '*|'list '*|'validate '*) kind=files ;;
+    'help 0') kind='words:share list new validate why doctor install uninstall configure history retry group daemon register unregister completion man' ;;
+    'share '*|'list '*|'validate '*|'why '*) kind=files ;;
     *) kind=nothing ;;
   esac
 }
@@ -66,6 +66,8 @@ _xdg_share_options() {
     list) options='--text --url --json --help --' ;;
     new) options='--swift --shell --python --from-xcode --identifier --define --sharekit-url --help' ;;
     validate) options='--help' ;;
+    why) options='--text --url --json --help --' ;;
+    doctor) options='--json --help' ;;
     install) options='--help' ;;
     uninstall) options='--help' ;;
     configure) options='--set --help' ;;
@@ -95,14 +97,14 @@ _xdg_share() {
     if [[ $cur == -* ]]; then
       COMPREPLY=($(compgen -W '--help --version --service --picker --text --url --json --' -- "$cur"))
     else
-      COMPREPLY=($(compgen -W 'share list new validate install uninstall configure history retry group daemon register unregister completion man' -- "$cur"))
+      COMPREPLY=($(compgen -W 'share list new validate why doctor install uninstall configure history retry group daemon register unregister completion man' -- "$cur"))
       _xdg_share_files
     fi
     return
   fi
   local command=share first=1
   case ${words[1]} in
-    share|list|new|validate|install|uninstall|configure|history|retry|group|daemon|register|unregister|completion|man) command=${words[1]} first=2 ;;
+    share|list|new|validate|why|doctor|install|uninstall|configure|history|retry|group|daemon|register|unregister|completion|man) command=${words[1]} first=2 ;;
     help|--help|-h) command=help first=2 ;;
     --version|-V) return ;;
   esac

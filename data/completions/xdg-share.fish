@@ -7,7 +7,7 @@ function __xdg_share_command
     set -l tokens (commandline -opc)
     if not set -q tokens[2]
         echo -
-    else if contains -- $tokens[2] share list new validate install uninstall configure history retry group daemon register unregister completion man
+    else if contains -- $tokens[2] share list new validate why doctor install uninstall configure history retry group daemon register unregister completion man
         echo $tokens[2]
     else if contains -- $tokens[2] help --help -h
         echo help
@@ -34,7 +34,7 @@ function __xdg_share_operands
     set -l tokens (commandline -opc)
     set -e tokens[1]
     # A command's name is not an operand; a file first is (the short form).
-    if set -q tokens[1]; and contains -- $tokens[1] share list new validate install uninstall configure history retry group daemon register unregister completion man help --help -h
+    if set -q tokens[1]; and contains -- $tokens[1] share list new validate why doctor install uninstall configure history retry group daemon register unregister completion man help --help -h
         set -e tokens[1]
     end
     set -l count 0
@@ -77,6 +77,8 @@ complete -c xdg-share -n '__xdg_share_using -' -a share -d 'Share with a service
 complete -c xdg-share -n '__xdg_share_using -' -a list -d 'Show the installed share services, or those that accept the given items.'
 complete -c xdg-share -n '__xdg_share_using -' -a new -d 'Write a share-extension bundle to start from, or port an Xcode one.'
 complete -c xdg-share -n '__xdg_share_using -' -a validate -d 'Check share-extension bundles and report every problem.'
+complete -c xdg-share -n '__xdg_share_using -' -a why -d 'Say why a service is offered for the given items, or why not.'
+complete -c xdg-share -n '__xdg_share_using -' -a doctor -d 'Check every share service and every file manager\'s entries.'
 complete -c xdg-share -n '__xdg_share_using -' -a install -d 'Validate a bundle and install it for this user.'
 complete -c xdg-share -n '__xdg_share_using -' -a uninstall -d 'Remove a service this user installed.'
 complete -c xdg-share -n '__xdg_share_using -' -a configure -d 'Set a service\'s configuration items (its server, its user...).'
@@ -90,7 +92,7 @@ complete -c xdg-share -n '__xdg_share_using -' -a completion -d 'Print the compl
 complete -c xdg-share -n '__xdg_share_using -' -a man -d 'Print the manual page xdg-share(1).'
 complete -c xdg-share -n '__xdg_share_using -' -F
 complete -c xdg-share -n '__xdg_share_option_of -' -s V -l version -d 'Print the version'
-complete -c xdg-share -n '__xdg_share_option_of - share list new validate install uninstall configure history retry group daemon register unregister completion man' -s h -l help -d 'Show help'
+complete -c xdg-share -n '__xdg_share_option_of - share list new validate why doctor install uninstall configure history retry group daemon register unregister completion man' -s h -l help -d 'Show help'
 
 # share
 complete -c xdg-share -n '__xdg_share_option_of - share' -l service -x -a '(__xdg_share_services)' -d 'The service to share with'
@@ -117,6 +119,16 @@ complete -c xdg-share -n '__xdg_share_option_of new' -l sharekit-url -x -d 'Shar
 
 # validate
 complete -c xdg-share -n '__xdg_share_using validate' -F
+
+# why
+complete -c xdg-share -n '__xdg_share_option_of why' -l text -x -d 'Share a piece of text'
+complete -c xdg-share -n '__xdg_share_option_of why' -l url -x -d 'Share a link'
+complete -c xdg-share -n '__xdg_share_option_of why' -l json -d 'Print the explanation as JSON'
+complete -c xdg-share -n '__xdg_share_using why; and test (__xdg_share_operands) -eq 0' -f -a '(__xdg_share_services)'
+complete -c xdg-share -n '__xdg_share_using why' -F
+
+# doctor
+complete -c xdg-share -n '__xdg_share_option_of doctor' -l json -d 'Print the findings as JSON'
 
 # install
 complete -c xdg-share -n '__xdg_share_using install; and test (__xdg_share_operands) -eq 0' -f -a '(__fish_complete_directories (commandline -ct))'
@@ -152,4 +164,4 @@ complete -c xdg-share -n '__xdg_share_option_of unregister' -l system -d 'Remove
 complete -c xdg-share -n '__xdg_share_using completion; and test (__xdg_share_operands) -eq 0' -f -a 'bash zsh fish'
 
 # help
-complete -c xdg-share -n '__xdg_share_using help; and test (__xdg_share_operands) -eq 0' -f -a 'share list new validate install uninstall configure history retry group daemon register unregister completion man'
+complete -c xdg-share -n '__xdg_share_using help; and test (__xdg_share_operands) -eq 0' -f -a 'share list new validate why doctor install uninstall configure history retry group daemon register unregister completion man'

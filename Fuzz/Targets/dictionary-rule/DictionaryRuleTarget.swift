@@ -2,7 +2,7 @@ import FuzzSupport
 import ShareCore
 
 /// Dictionary rules (`NSExtensionActivationSupports…`): a rule and a selection made from the
-/// input; whether it accepts and why it refuses must agree, and the rule must keep its word on
+/// input; whether it accepts and its trace must agree, and the rule must keep its word on
 /// counts.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDictionaryRule(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -15,11 +15,13 @@ public func fuzzDictionaryRule(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
   let attachments = attachments(from: &input, maximum: 24)
   let selection = ActivationSelection(attachments: attachments, types: fuzzTypes)
   let accepted = rule.accepts(selection)
-  expect((rule.rejection(of: selection) == nil) == accepted, "rejection disagrees with accepts: \(rule)")
   let activation = ActivationRule.dictionary(rule)
-  expect(
-    (activation.rejection(of: attachments, types: fuzzTypes) == nil) == accepted,
-    "the rejection of attachments disagrees with accepts")
+  let trace = activation.trace(attachments, types: fuzzTypes)
+  expect(trace.accepted == accepted, "the trace disagrees with accepts: \(rule)")
+  expect((trace.refusal == nil) == accepted, "a refusal without refusing, or the reverse")
+  if !attachments.isEmpty, RuleLint.neverAccepts(activation) != nil {
+    expect(!accepted, "the lint says it never accepts, and it accepts: \(rule)")
+  }
   if accepted, let maximum = rule.maxAttachments {
     expect(attachments.count <= maximum, "more attachments than the rule allows")
   }

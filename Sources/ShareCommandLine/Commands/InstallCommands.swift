@@ -11,7 +11,9 @@ enum InstallCommands {
     let source = path.trimmingTrailingSlashes
     let loader = BundleLoader.system(environment: context.environment)
     let outcome = loader.load(bundleAt: source)
-    for problem in outcome.problems { context.output.diagnostic(Diagnostics.line(for: problem)) }
+    for problem in outcome.problems + TypeLint.warnings(for: outcome) {
+      context.output.diagnostic(Diagnostics.line(for: problem))
+    }
     guard let service = outcome.service else { return .failure }
 
     let destinationFolder = context.paths.userExtensionsLocation

@@ -16,7 +16,8 @@ enum ValidateCommand {
         if bundle.isEmpty { bundle = [UInt8(ascii: ".")] }
       }
       let outcome = loader.load(bundleAt: FilePath(bytes: bundle))
-      for problem in outcome.problems.sorted(by: { $0.severity > $1.severity }) {
+      let problems = outcome.problems + TypeLint.warnings(for: outcome)
+      for problem in problems.sorted(by: { $0.severity > $1.severity }) {
         context.output.line(Diagnostics.line(for: problem))
       }
       if outcome.service == nil { valid = false }

@@ -25,6 +25,24 @@ public enum Command: Equatable, Sendable {
   /// `configure [--set IDENT=VALUE]... ID`: a service's configuration items, asked on the
   /// terminal, or given.
   case configure(id: String, settings: [ConfigurationSetting])
+  /// `why ID [--json] [--text TEXT] [--url URL]... [--] FILE...`: why a service is or is not
+  /// offered for the items.
+  case why(WhyOptions)
+  /// `doctor [--json]`: every bundle and every front end's entries, and what needs the user.
+  case doctor(json: Bool)
+}
+
+/// What `why` explains.
+public struct WhyOptions: Equatable, Sendable {
+  /// An installed service, or a bundle by its path (one not installed yet).
+  public enum Subject: Equatable, Sendable {
+    case service(String)
+    case bundle(FilePath)
+  }
+
+  public var subject: Subject
+  public var json = false
+  public var selection = SelectionArguments()
 }
 
 /// `--set IDENT=VALUE` of `configure`.
@@ -57,6 +75,8 @@ public enum CommandName: String, CaseIterable, Sendable {
   case man
   case new
   case configure
+  case why
+  case doctor
 }
 
 /// What the user shares: texts, links and files, in the order given.

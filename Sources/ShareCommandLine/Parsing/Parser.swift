@@ -92,7 +92,29 @@ public enum Parser {
       let id = try given.singleText("ID", of: .configure)
       guard !id.isEmpty else { throw .missingArgument(.operand("ID"), command: .configure) }
       return .configure(id: id, settings: given.settings)
+    case .why:
+      return .why(try parseWhy(&cursor))
+    case .doctor:
+      return .doctor(json: try OptionValues.read(&cursor, operands: 0).json)
     }
+  }
+
+  /// `why`: the first operand names the service (or, with a slash in it, a bundle); the others
+  /// are files, shared in order among the texts and links.
+  private static func parseWhy(_ cursor: inout ArgumentCursor) throws(UsageError) -> WhyOptions {
+    var given = try OptionValues.read(&cursor)
+    guard let first = given.operands.first, !first.isEmpty else {
+      throw .missingArgument(.operand("ID"), command: .why)
+    }
+    // The first operand was read as the first file; it is the subject.
+    if let index = given.selection.items.firstIndex(where: { if case .file = $0 { true } else { false } }) {
+      given.selection.items.remove(at: index)
+    }
+    guard !given.selection.isEmpty else { throw .missingArgument(.somethingToShare, command: .why) }
+    let subject: WhyOptions.Subject =
+      first.contains(UInt8(ascii: "/")) || first.reversed().starts(with: ".shareext".utf8.reversed())
+      ? .bundle(FilePath(bytes: first)) : .service(String(decoding: first, as: UTF8.self))
+    return WhyOptions(subject: subject, json: given.json, selection: given.selection)
   }
 
   private static func parseShare(_ cursor: inout ArgumentCursor) throws(UsageError) -> ShareOptions {

@@ -9,7 +9,8 @@ enum CommandTable {
   static let commands: [CommandSpec] = CommandName.allCases.sorted { rank($0) < rank($1) }.map(spec(for:))
 
   private static let overviewOrder: [CommandName] = [
-    .share, .list, .new, .validate, .install, .uninstall, .configure, .history, .retry, .group, .daemon,
+    .share, .list, .new, .validate, .why, .doctor, .install, .uninstall, .configure, .history, .retry, .group,
+    .daemon,
     .register, .unregister, .completion, .man,
   ]
 
@@ -35,6 +36,8 @@ enum CommandTable {
     case .man: manual
     case .new: new
     case .configure: configure
+    case .why: why
+    case .doctor: doctor
     }
   }
 
@@ -136,6 +139,55 @@ enum CommandTable {
       one line per problem: FILE: KEY: expected ..., found ...
       """, operands: [OperandSpec("PATH", repeatable: true, completes: .files)],
     exitStatus: .summary("0 every bundle is valid (warnings allowed); 1 a bundle has an error; 2 usage."))
+
+  static let why = CommandSpec(
+    .why, summary: "Say why a service is offered for the given items, or why not.",
+    usage: "why ID [--json] [--text TEXT] [--url URL]... [--] FILE...",
+    description: """
+      Show what service ID is offered: each item's kind and type identifiers as its rule sees
+      them (the UTI, the MIME type and its parents) and how the type was found (by the file's
+      name, its content, or the caller); then the activation rule clause by clause, each with
+      whether it holds and what it compared; then the verdict, the first clause that refused,
+      and what the service takes. What keeps the service out of every sheet (hidden by you,
+      an invalid bundle, a program or bus name it needs) comes first. ID may also be the path
+      of a bundle, installed or not.
+      """,
+    options: [
+      text, url,
+      OptionSpec(
+        .json, "--json",
+        help: """
+          Print the same as JSON: {"service", "accepted", "obstacles", "items", "rule",
+          "clauses", "refusedBy", "message"} (docs/why.md).
+          """, brief: "Print the explanation as JSON"),
+    ],
+    operands: [
+      OperandSpec("ID", completes: .serviceIDs), OperandSpec("FILE", repeatable: true, completes: .files),
+    ], listsOptions: true, listsSeparator: true,
+    exitStatus: .summary(
+      "0 the service is offered for the items; 7 it is not; 6 no such service; 1 a file cannot be read; 2 usage."
+    ))
+
+  static let doctor = CommandSpec(
+    .doctor, summary: "Check every share service and every file manager's entries.",
+    usage: "doctor [--json]",
+    description: """
+      List every bundle of every extensions folder, in the order they are read: loaded,
+      shadowed by one with the same identifier read before it, hidden or pinned by you,
+      invalid (with validate's lines), or missing a program or bus name it needs. Then, for
+      each front end (each file manager, KDE's Purpose, the browsers' Web Share host, the
+      D-Bus activation file, the application entry), whether its entries are up to date with
+      the services or stale. Each line that needs you says what to do.
+      """,
+    options: [
+      OptionSpec(
+        .json, "--json",
+        help: """
+          Print the same as JSON: {"folders", "bundles", "frontEnds", "registrations",
+          "needsAttention"} (docs/why.md).
+          """, brief: "Print the findings as JSON")
+    ], listsOptions: true,
+    exitStatus: .summary("0 nothing needs you; 1 something does (each such line says what to do); 2 usage."))
 
   static let install = CommandSpec(
     .install, summary: "Validate a bundle and install it for this user.", usage: "install BUNDLE",

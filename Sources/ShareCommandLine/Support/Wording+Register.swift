@@ -35,19 +35,19 @@ extension Wording {
     }
     for file in report.leftAlone { lines.append(describe(file)) }
     if !report.advice.isEmpty { lines.append("Still to do:") }
-    for advice in report.advice {
-      switch advice {
-      case .installPackage(let package, _, let program):
-        lines.append("  \(program) shows the entries only with \(package): sudo apt install \(package)")
-      case .installPackageToRun(let package, _, let program):
-        lines.append("  \(program): the entries work only with \(package): sudo apt install \(package)")
-      case .restart(let command, let family):
-        lines.append(
-          "  \(label(family)): the entries show after a restart (if running: `\(command)`, then open it again)"
-        )
-      }
-    }
+    for advice in report.advice { lines.append("  " + describe(advice)) }
     return lines
+  }
+
+  static func describe(_ advice: Advice) -> String {
+    switch advice {
+    case .installPackage(let package, _, let program):
+      "\(program) shows the entries only with \(package): sudo apt install \(package)"
+    case .installPackageToRun(let package, _, let program):
+      "\(program): the entries work only with \(package): sudo apt install \(package)"
+    case .restart(let command, let family):
+      "\(label(family)): the entries show after a restart (if running: `\(command)`, then open it again)"
+    }
   }
 
   static func lines(for report: UnregistrationReport) -> [String] {
@@ -68,7 +68,7 @@ extension Wording {
     }
   }
 
-  private static func label(_ family: FileManagerFamily) -> String {
+  static func label(_ family: FileManagerFamily) -> String {
     switch family {
     case .dolphin: "Dolphin"
     case .nautilus: "Nautilus"

@@ -17,6 +17,14 @@ public struct BundleLoader: Sendable {
   public struct Outcome: Sendable {
     public var service: ShareService?
     public var problems: [BundleProblem]
+    /// The bundle's identifier when it names one that is well formed, whether or not the rest
+    /// is: what `why` and `doctor` find an invalid bundle by.
+    public var identifier: String?
+    /// The name it gives itself, likewise.
+    public var name: String?
+    /// Where its `NSExtensionActivationRule` is in a text Info.plist, for warnings about the rule
+    /// that are found later.
+    public var rulePosition: TextPosition?
   }
 
   /// Loads the bundle at `path`, reporting every problem rather than stopping at the first.
@@ -29,7 +37,8 @@ public struct BundleLoader: Sendable {
     var reader = ManifestReader(bundleLocation: path, files: files)
     let service = reader.read(languages: languages)
     return Outcome(
-      service: reader.problems.contains { $0.severity == .error } ? nil : service, problems: reader.problems)
+      service: reader.problems.contains { $0.severity == .error } ? nil : service, problems: reader.problems,
+      identifier: reader.identifierRead, name: reader.nameRead, rulePosition: reader.rulePosition)
   }
 }
 
@@ -62,6 +71,10 @@ struct ManifestReader {
   /// The key paths of the values read that hold an unexpanded build variable (reported as errors),
   /// so that the walk over the rest reports each other one once, as a warning.
   var variablesRead: Set<[String]> = []
+  /// `CFBundleIdentifier` and the name, as read, for ``BundleLoader/Outcome``.
+  var identifierRead: String?
+  var nameRead: String?
+  var rulePosition: TextPosition?
 
   /// The largest Info.plist read; real ones are a few kilobytes.
   static let maximumPlistSize = 1 << 20
@@ -134,6 +147,7 @@ struct ManifestReader {
     let root = Scope(values: values, path: [])
 
     let id = identifier(in: root)
+    identifierRead = id
     let strings = Localization.strings(inBundle: bundleLocation, languages: languages, files: files)
     let displayName = string(root, InfoPlistKey.displayName)
     let bundleName = string(root, InfoPlistKey.name)
@@ -143,6 +157,7 @@ struct ManifestReader {
     }
     let name =
       strings[InfoPlistKey.displayName] ?? strings[InfoPlistKey.name] ?? displayName ?? bundleName ?? id ?? ""
+    nameRead = name.isEmpty ? nil : name
     let executable = executableLocation(in: root)
     let icon = icon(in: root)
     let version = string(root, InfoPlistKey.shortVersion)

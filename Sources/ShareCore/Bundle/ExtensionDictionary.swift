@@ -46,6 +46,7 @@ extension ManifestReader {
       return nil
     }
     let attributes = nsExtension.nested(InfoPlistKey.extensionAttributes, attributeValues)
+    rulePosition = document?.positions[attributes.path + [InfoPlistKey.activationRule]]
     if isUnexpanded(attributes[InfoPlistKey.activationRule], InfoPlistKey.activationRule, in: attributes) {
       return nil
     }
@@ -56,9 +57,7 @@ extension ManifestReader {
     case .string(let source)?:
       do {
         let predicate = try PredicateParser.parse(source)
-        if predicate == .constant(false) {
-          report(InfoPlistKey.activationRule, in: attributes, .acceptsNothing, .warning)
-        }
+        lint(.predicate(predicate), attributes)
         return .predicate(predicate)
       } catch {
         report(InfoPlistKey.activationRule, in: attributes, .predicateSyntax(error))
@@ -101,7 +100,23 @@ extension ManifestReader {
     ]
     if !result.supportsText, counts.allSatisfy({ ($0 ?? 0) == 0 }) {
       report(InfoPlistKey.activationRule, in: attributes, .acceptsNothing, .warning)
+    } else {
+      lint(.dictionary(result), attributes)
     }
     return .dictionary(result)
+  }
+
+  /// Warns of a rule that accepts nothing or everything (``RuleLint``).
+  mutating func lint(_ rule: ActivationRule, _ attributes: Scope) {
+    if rule == .predicate(.constant(false)) {
+      report(InfoPlistKey.activationRule, in: attributes, .acceptsNothing, .warning)
+    } else if let (clause, reason) = RuleLint.neverAccepts(rule) {
+      report(
+        InfoPlistKey.activationRule, in: attributes, .ruleNeverHolds(clause: clause, reason: reason), .warning
+      )
+    } else if RuleLint.acceptsEverything(rule), case .predicate(let predicate) = rule {
+      report(
+        InfoPlistKey.activationRule, in: attributes, .acceptsEverything(clause: predicate.source), .warning)
+    }
   }
 }

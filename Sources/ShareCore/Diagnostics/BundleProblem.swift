@@ -72,6 +72,15 @@ public struct BundleProblem: Error, Hashable, Sendable {
     case shadowed(by: String)
     /// The activation rule can accept no selection: the service would never be offered.
     case acceptsNothing
+    /// A clause of the rule that no selection can make hold, so that the rule never accepts
+    /// anything: the clause as format text (or `Key = value`), and why.
+    case ruleNeverHolds(clause: String, reason: RuleLint.Reason)
+    /// The rule accepts every selection (`TRUEPREDICATE`, or a predicate that cannot fail): the
+    /// service is offered for everything shared.
+    case acceptsEverything(clause: String)
+    /// A type identifier the rule asks about that no MIME type of this system maps to or
+    /// conforms to: the clause can only match a caller that names it.
+    case unknownTypeIdentifier(String, clause: String)
     /// Xcode's undocumented `NSExtensionActivationRule` inside the rule's dictionary (holding
     /// `found`, usually `TRUEPREDICATE`): ignored, the dictionary's other keys decide.
     case ignoredNestedRule(found: PropertyListValue)

@@ -46,6 +46,12 @@ public enum Diagnostics {
       "no such file or directory"
     case .acceptsNothing:
       "this rule accepts nothing, so the service is never offered (name what it takes, e.g. NSExtensionActivationSupportsImageWithMaxCount)"
+    case .ruleNeverHolds(let clause, let reason):
+      "this rule accepts nothing, so the service is never offered: \(clause) " + neverHolds(reason)
+    case .acceptsEverything(let clause):
+      "\(clause) accepts everything, so the service is offered for every file, link and text shared; name what it takes (e.g. NSExtensionActivationSupportsImageWithMaxCount)"
+    case .unknownTypeIdentifier(let type, let clause):
+      "no MIME type of this system is \(quoted(type)) or conforms to it, so \(clause) matches only what a caller shares under that name (a UTI of Apple's that Linux lacks? see docs/activation-rules.md)"
     case .shadowed(let first):
       "skipped: \(first) has the same identifier and comes first"
     case .ignoredNestedRule(let found):
@@ -207,23 +213,32 @@ public enum Diagnostics {
     }
   }
 
-  /// Why a rule refuses a selection, e.g. "it takes at most 1 image, not 2".
-  public static func message(for rejection: RuleRejection) -> String {
-    switch rejection {
-    case .empty: "there is nothing to share"
-    case .tooManyAttachments(let maximum, let found):
-      "it takes at most \(count(maximum, "item")), not \(found)"
-    case .tooFewAttachments(let minimum, let found):
-      "it needs at least \(count(minimum, "item")), not \(found)"
-    case .tooMany(let category, let maximum, let found):
-      "it takes at most \(count(maximum, noun(category))), not \(found)"
-    case .unsupported(let category): "it does not take \(noun(category, plural: true))"
-    case .predicateFalse: "its activation rule refuses these items"
-    case .refusesItems(let names): "it does not take \(names.joined(separator: ", "))"
+  /// Why a clause never holds, after the clause.
+  static func neverHolds(_ reason: RuleLint.Reason) -> String {
+    switch reason {
+    case .falsePredicate: return "is always false"
+    case .unmeetableCount(let thing, let minimum, let maximum):
+      let noun =
+        switch thing {
+        case .items: "extension items"
+        case .attachments: "attachments"
+        case .typeIdentifiers: "type identifiers"
+        }
+      let range =
+        switch maximum {
+        case let maximum? where maximum == minimum: "always \(minimum)"
+        case let maximum?: "from \(minimum) to \(maximum)"
+        case nil: "\(minimum) or more"
+        }
+      let why = thing == .items ? " (xdg-share shares everything as one extension item)" : ""
+      return "can never hold: the number of \(noun) it counts is \(range)\(why)"
+    case .minimumAboveMaximum(let minimum, let maximum):
+      return "can never be met: the rest of the rule takes at most \(maximum), fewer than \(minimum)"
     }
   }
 
-  private static func noun(_ category: DictionaryRule.Category, plural: Bool = false) -> String {
+  /// "image", "images": what a dictionary rule counts, for people.
+  static func noun(_ category: DictionaryRule.Category, plural: Bool = false) -> String {
     let singular =
       switch category {
       case .text: "text"
@@ -233,9 +248,5 @@ public enum Diagnostics {
       case .file: "file"
       }
     return plural && category != .text ? singular + "s" : singular
-  }
-
-  private static func count(_ number: Int, _ noun: String) -> String {
-    number == 1 || noun == "text" ? "\(number) \(noun)" : "\(number) \(noun)s"
   }
 }

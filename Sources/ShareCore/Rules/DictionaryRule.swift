@@ -86,7 +86,7 @@ public struct DictionaryRule: Sendable, Equatable {
   }
 
   /// Why the rule refuses `selection`, or `nil` when it accepts it.
-  public func rejection(of selection: ActivationSelection) -> RuleRejection? {
+  func rejection(of selection: ActivationSelection) -> RuleRejection? {
     let total = selection.attachmentCount
     guard total > 0 else { return .empty }
     if let maxAttachments, total > maxAttachments {
@@ -148,16 +148,12 @@ public struct DictionaryRule: Sendable, Equatable {
   }
 }
 
-/// Why an activation rule refuses a selection, as data for messages.
-public enum RuleRejection: Equatable, Sendable {
+/// Why a dictionary rule refuses a selection: what the evaluator stops at. People are told
+/// from the rule's trace instead (``RuleTrace``), which says what was counted.
+enum RuleRejection: Equatable, Sendable {
   case empty
   case tooManyAttachments(maximum: Int, found: Int)
   case tooFewAttachments(minimum: Int, found: Int)
   case tooMany(DictionaryRule.Category, maximum: Int, found: Int)
   case unsupported(DictionaryRule.Category)
-  /// A predicate rule evaluated to false.
-  case predicateFalse
-  /// A predicate rule refuses these attachments even one at a time (their names for people), while
-  /// it would take the others; or the one attachment shared is a folder it does not take.
-  case refusesItems([String])
 }

@@ -32,7 +32,7 @@ struct PredicateScope {
 }
 
 /// A value met during evaluation. Type identifiers stay indices so that conformance is a lookup.
-private enum Value {
+enum PredicateValue {
   case null
   case number(Double)
   case string(String)
@@ -41,6 +41,7 @@ private enum Value {
 }
 
 struct PredicateEvaluator {
+  typealias Value = PredicateValue
   let selection: ActivationSelection
 
   func holds(_ predicate: Predicate, _ scope: inout PredicateScope) -> Bool {
@@ -180,7 +181,8 @@ struct PredicateEvaluator {
 
   // MARK: Comparisons
 
-  private func compare(_ left: Value, _ op: Predicate.Operator, _ right: Value) -> Bool {
+  /// Whether `left op right` holds: the one comparison, which the rule trace asks too.
+  func compare(_ left: Value, _ op: Predicate.Operator, _ right: Value) -> Bool {
     switch op {
     case .conformsTo:
       guard case .typeIdentifier(let identifier) = left, case .string(let type) = right else { return false }
@@ -201,7 +203,7 @@ struct PredicateEvaluator {
     }
   }
 
-  private func string(_ value: Value) -> String? {
+  func string(_ value: Value) -> String? {
     switch value {
     case .string(let string): string
     case .typeIdentifier(let identifier): selection.identifiers[identifier]

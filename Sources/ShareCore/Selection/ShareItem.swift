@@ -10,7 +10,9 @@ extension ShareItem {
   public var shortName: String {
     switch self {
     case .file(let path): FilePath(bytes: path.lastComponent).displayString
-    case .webURL(let url): url
+    // A link has no white space (``isAbsoluteURL(_:)``), but may hold other control characters.
+    case .webURL(let url):
+      url.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? Diagnostics.quoted(url) : url
     case .text(let text): Diagnostics.quoted(String(text.prefix(40)))
     }
   }
@@ -47,12 +49,30 @@ public struct FileFacts: Hashable, Sendable {
   /// The size in bytes; 0 for directories.
   public var size: UInt64
   public var isDirectory: Bool
+  /// How ``contentType`` was found.
+  public var typeSource: TypeSource
 
-  public init(contentType: String, size: UInt64, isDirectory: Bool) {
+  public init(contentType: String, size: UInt64, isDirectory: Bool, typeSource: TypeSource = .name) {
     self.contentType = contentType
     self.size = size
     self.isDirectory = isDirectory
+    self.typeSource = typeSource
   }
+}
+
+/// How an item's type was found: what `xdg-share why` says of each item, since a rule that
+/// refuses a file often refuses what it was taken for.
+public enum TypeSource: String, Hashable, Sendable {
+  /// From the file's name (its extension, or a glob of shared-mime-info).
+  case name
+  /// From the first bytes of the file, the name being no certain guide.
+  case content
+  /// From what the file is: a folder, a device, an empty file (text, as GIO has it).
+  case fileSystem = "filesystem"
+  /// Given by whoever asked to share it (`mime` on D-Bus, the sandboxed app, the browser).
+  case caller
+  /// A link, which is `public.url`, or a text, which is `public.plain-text`.
+  case kind
 }
 
 /// Looks at files: the seam between the core and the system's content-type detection.

@@ -25,6 +25,46 @@ package enum JSONText {
     return text
   }
 
+  /// A report (``ReportValue``): objects with sorted keys, arrays one element a line, empty
+  /// ones as `[]` and `{}`.
+  package static func report(_ object: [String: ReportValue]) -> String {
+    var text = ""
+    write(.object(object), indent: 0, into: &text)
+    return text
+  }
+
+  private static func write(_ value: ReportValue, indent: Int, into text: inout String) {
+    let inner = String(repeating: "  ", count: indent + 1)
+    func list(_ count: Int, _ open: String, _ close: String, _ element: (Int, inout String) -> Void) {
+      guard count > 0 else {
+        text += open + close
+        return
+      }
+      text += open + "\n"
+      for index in 0..<count {
+        if index > 0 { text += ",\n" }
+        text += inner
+        element(index, &text)
+      }
+      text += "\n" + String(repeating: "  ", count: indent) + close
+    }
+    switch value {
+    case .string(let string): quote(string, into: &text)
+    case .bool(let bool): text += bool ? "true" : "false"
+    case .integer(let integer): text += String(integer)
+    case .strings(let strings): list(strings.count, "[", "]") { quote(strings[$0], into: &$1) }
+    case .objects(let objects):
+      list(objects.count, "[", "]") { write(.object(objects[$0]), indent: indent + 1, into: &$1) }
+    case .object(let members):
+      let keys = members.keys.sorted()
+      list(keys.count, "{", "}") { index, text in
+        quote(keys[index], into: &text)
+        text += " : "
+        write(members[keys[index]]!, indent: indent + 1, into: &text)
+      }
+    }
+  }
+
   private static func write(_ members: [String: String], indent: Int, into text: inout String) {
     let inner = String(repeating: "  ", count: indent + 1)
     text += "{\n"

@@ -167,7 +167,10 @@ public struct TypeSystem: Sendable {
       case .file(let path):
         do {
           var facts = try inspector.inspect(path, givenType: requested.mimeType)
-          if let given = requested.mimeType { facts.contentType = canonical(given) }
+          if let given = requested.mimeType {
+            facts.contentType = canonical(given)
+            facts.typeSource = .caller
+          }
           attachments.append(
             Attachment(item: requested.item, typeIdentifiers: identifiers(facts.contentType), file: facts))
         } catch {

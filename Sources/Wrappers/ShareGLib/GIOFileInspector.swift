@@ -25,29 +25,38 @@ public struct GIOFileInspector: FileInspector {
       // A link that leads nowhere (to nothing, to itself, through a file): GIO calls it
       // `inode/symlink`, and so does this.
       if let link = try? FileSystem.linkStatus(path.bytes), link.node == .symbolicLink {
-        return FileFacts(contentType: "inode/symlink", size: link.size, isDirectory: false)
+        return FileFacts(
+          contentType: "inode/symlink", size: link.size, isDirectory: false, typeSource: .fileSystem)
       }
       throw FileProblem(path: path, reason: Self.reason(error))
     }
     switch status.node {
-    case .directory: return FileFacts(contentType: "inode/directory", size: 0, isDirectory: true)
+    case .directory:
+      return FileFacts(contentType: "inode/directory", size: 0, isDirectory: true, typeSource: .fileSystem)
     case .characterDevice:
-      return FileFacts(contentType: "inode/chardevice", size: status.size, isDirectory: false)
+      return FileFacts(
+        contentType: "inode/chardevice", size: status.size, isDirectory: false, typeSource: .fileSystem)
     case .blockDevice:
-      return FileFacts(contentType: "inode/blockdevice", size: status.size, isDirectory: false)
-    case .fifo: return FileFacts(contentType: "inode/fifo", size: status.size, isDirectory: false)
-    case .socket: return FileFacts(contentType: "inode/socket", size: status.size, isDirectory: false)
+      return FileFacts(
+        contentType: "inode/blockdevice", size: status.size, isDirectory: false, typeSource: .fileSystem)
+    case .fifo:
+      return FileFacts(
+        contentType: "inode/fifo", size: status.size, isDirectory: false, typeSource: .fileSystem)
+    case .socket:
+      return FileFacts(
+        contentType: "inode/socket", size: status.size, isDirectory: false, typeSource: .fileSystem)
     // Not read, as GIO does not (files in /proc and /sys claim no size), and text as with GIO,
     // so that a new empty file opens in a text editor.
     case .regular where status.size == 0:
-      return FileFacts(contentType: "text/plain", size: 0, isDirectory: false)
+      return FileFacts(contentType: "text/plain", size: 0, isDirectory: false, typeSource: .fileSystem)
     case .regular, .symbolicLink:
-      return FileFacts(contentType: Self.contentType(of: path.bytes), size: status.size, isDirectory: false)
+      let (type, source) = Self.contentType(of: path.bytes)
+      return FileFacts(contentType: type, size: status.size, isDirectory: false, typeSource: source)
     }
   }
 
   /// The name's guess, or when it is uncertain, the guess from the name and the first bytes.
-  private static func contentType(of path: [UInt8]) -> String {
+  private static func contentType(of path: [UInt8]) -> (String, TypeSource) {
     withCString(path) { cPath in
       let name = g_path_get_basename(cPath)
       defer { g_free(name) }
@@ -55,12 +64,12 @@ public struct GIOFileInspector: FileInspector {
       let byName = takeString(g_content_type_guess(name, nil, 0, &uncertain))
       // An unreadable file keeps the name's guess, as with GIO.
       guard uncertain != 0, let prefix = FileSystem.readPrefix(of: path, count: sniffLength) else {
-        return byName.map(mimeType) ?? "application/octet-stream"
+        return (byName.map(mimeType) ?? "application/octet-stream", .name)
       }
       let byContent = prefix.withUnsafeBufferPointer {
         takeString(g_content_type_guess(name, $0.baseAddress, gsize($0.count), nil))
       }
-      return byContent.map(mimeType) ?? "application/octet-stream"
+      return (byContent.map(mimeType) ?? "application/octet-stream", .content)
     }
   }
 
