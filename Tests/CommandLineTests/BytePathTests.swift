@@ -63,7 +63,9 @@ import Testing
     }
     let seen = "\(desktop.root)/files/seen-bundle-path"
     let staged = try BundleFixture(
-      id: "org.example.cafe", name: "Café", ruleXML: BundleFixture.predicate("TRUEPREDICATE"),
+      id: "org.example.cafe", name: "Café",
+      ruleXML: BundleFixture.predicate(
+        "ANY extensionItems.attachments.registeredTypeIdentifiers UTI-CONFORMS-TO \"public.item\""),
       program: """
         #!/bin/sh
         cat > /dev/null
@@ -156,7 +158,9 @@ import Testing
   @Test func aUserBundleNotUTF8StillShadowsASystemOneOfTheSameIdentifier() throws {
     let prepared = try prepare(Self.layouts[0])
     try BundleFixture(
-      id: "org.example.cafe", name: "System Café", ruleXML: BundleFixture.predicate("TRUEPREDICATE")
+      id: "org.example.cafe", name: "System Café",
+      ruleXML: BundleFixture.predicate(
+        "ANY extensionItems.attachments.registeredTypeIdentifiers UTI-CONFORMS-TO \"public.item\"")
     )
     .write(into: desktop.systemExtensions)
     let json = try run([Self.u8("list"), Self.u8("--json")], prepared)
@@ -197,7 +201,9 @@ import Testing
   /// copy, and is then listed and shared.
   @Test func installFromAndIntoFoldersNotUTF8() throws {
     var fixture = BundleFixture(
-      id: "org.example.ok", name: "OK", ruleXML: BundleFixture.predicate("TRUEPREDICATE"),
+      id: "org.example.ok", name: "OK",
+      ruleXML: BundleFixture.predicate(
+        "ANY extensionItems.attachments.registeredTypeIdentifiers UTI-CONFORMS-TO \"public.item\""),
       program: """
         #!/bin/sh
         cat > /dev/null

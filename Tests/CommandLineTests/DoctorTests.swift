@@ -140,7 +140,7 @@ import Testing
     try FileManager.default.removeItem(atPath: bundle)
     let result = try Tool.run(["doctor"], on: desktop)
     #expect(result.status == 1)
-    #expect(result.standardOutput.contains("left over from services that are gone"))
+    #expect(result.standardOutput.contains("left over for services no longer offered"))
     #expect(
       result.standardOutput.contains(
         "      left over: \(desktop.root)/data/Thunar/sendto/xdg-share-com.example.gone.desktop\n"))

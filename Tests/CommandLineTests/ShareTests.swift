@@ -445,7 +445,8 @@ import Testing
 
   @Test func installSaysWhenTheServiceWillNotBeOffered() throws {
     let bundle = try BundleFixture(
-      id: "com.example.needy", name: "Needy", ruleXML: BundleFixture.predicate("TRUEPREDICATE"),
+      id: "com.example.needy", name: "Needy",
+      ruleXML: BundleFixture.activationDictionary([("SupportsText", "<true/>")]),
       extraXML:
         "<key>XDGShareRequiredPrograms</key><array><string>no-such-program-here|nor-this</string></array>"
     )

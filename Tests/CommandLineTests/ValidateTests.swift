@@ -19,11 +19,13 @@ import Testing
     return (result.status, lines)
   }
 
-  static let truePredicate = BundleFixture.predicate("TRUEPREDICATE")
+  /// Any item: a rule that draws no warning (`TRUEPREDICATE` would, being offered for everything).
+  static let anyItem = BundleFixture.predicate(
+    "ANY extensionItems.attachments.registeredTypeIdentifiers UTI-CONFORMS-TO \"public.item\"")
 
   @Test func validBundlePrintsNothing() throws {
     let (status, lines) = try validate(
-      BundleFixture(id: "com.example.ok", name: "OK", ruleXML: Self.truePredicate))
+      BundleFixture(id: "com.example.ok", name: "OK", ruleXML: Self.anyItem))
     #expect(status == 0)
     #expect(lines.isEmpty)
   }
@@ -66,7 +68,7 @@ import Testing
   }
 
   @Test func badIdentifierAndMissingExecutable() throws {
-    var fixture = BundleFixture(id: "com.example/bad id", name: "Bad", ruleXML: Self.truePredicate)
+    var fixture = BundleFixture(id: "com.example/bad id", name: "Bad", ruleXML: Self.anyItem)
     fixture.executableName = "program"
     let bundle = try fixture.write(into: desktop.files, folder: "bad")
     try FileManager.default.removeItem(atPath: "\(bundle)/program")
@@ -82,7 +84,7 @@ import Testing
 
   /// An Info.plist kept elsewhere and linked into the bundle is read where the link leads.
   @Test func aLinkedInfoPlistIsRead() throws {
-    let bundle = try BundleFixture(id: "com.example.linked", name: "Linked", ruleXML: Self.truePredicate)
+    let bundle = try BundleFixture(id: "com.example.linked", name: "Linked", ruleXML: Self.anyItem)
       .write(into: desktop.files, folder: "linked")
     try FileManager.default.moveItem(atPath: bundle + "/Info.plist", toPath: desktop.files + "/Info.plist")
     try FileManager.default.createSymbolicLink(
@@ -93,7 +95,7 @@ import Testing
 
   /// What is there instead of the program, said as it is: the commonest first mistakes.
   @Test func theProgramThatCannotRunSaysWhy() throws {
-    var fixture = BundleFixture(id: "com.example.noexec", name: "No exec", ruleXML: Self.truePredicate)
+    var fixture = BundleFixture(id: "com.example.noexec", name: "No exec", ruleXML: Self.anyItem)
     fixture.executableName = "program"
     let bundle = try fixture.write(into: desktop.files, folder: "noexec")
     let prefix =
@@ -171,12 +173,13 @@ import Testing
   @Test func warningsDoNotFailValidation() throws {
     let (status, lines) = try validate(
       BundleFixture(
-        id: "com.example.warn", name: "Warn", ruleXML: Self.truePredicate,
+        id: "com.example.warn", name: "Warn", ruleXML: BundleFixture.predicate("TRUEPREDICATE"),
         extraXML: "<key>XDGShareRequiredProgram</key><array><string>sh</string></array>"))
     #expect(status == 0)
     #expect(
       lines == [
-        "Info.plist:8:37: XDGShareRequiredProgram: warning: unknown key; did you mean XDGShareRequiredPrograms?"
+        "Info.plist:13:47: NSExtensionActivationRule: warning: TRUEPREDICATE accepts everything, so the service is offered for every file, link and text shared; name what it takes (e.g. NSExtensionActivationSupportsImageWithMaxCount)",
+        "Info.plist:8:37: XDGShareRequiredProgram: warning: unknown key; did you mean XDGShareRequiredPrograms?",
       ])
   }
 
@@ -201,7 +204,7 @@ import Testing
 
   /// The position is that of the value, counted after comments of several lines and CRLF ends.
   @Test func anXMLProblemSaysLineAndColumn() throws {
-    let bundle = try BundleFixture(id: "com.example.where", name: "Where", ruleXML: Self.truePredicate)
+    let bundle = try BundleFixture(id: "com.example.where", name: "Where", ruleXML: Self.anyItem)
       .write(into: desktop.files, folder: "where")
     try """
     <?xml version="1.0" encoding="UTF-8"?>\r
@@ -223,7 +226,7 @@ import Testing
   }
 
   @Test func contentAfterTheRootIsRefused() throws {
-    let bundle = try BundleFixture(id: "com.example.after", name: "After", ruleXML: Self.truePredicate)
+    let bundle = try BundleFixture(id: "com.example.after", name: "After", ruleXML: Self.anyItem)
       .write(into: desktop.files, folder: "after")
     let path = "\(bundle)/Info.plist"
     let plist = try String(contentsOfFile: path, encoding: .utf8)
@@ -237,7 +240,7 @@ import Testing
   }
 
   @Test func binaryPropertyListLoads() throws {
-    let bundle = try BundleFixture(id: "com.example.binary", name: "Binary", ruleXML: Self.truePredicate)
+    let bundle = try BundleFixture(id: "com.example.binary", name: "Binary", ruleXML: Self.anyItem)
       .write(into: desktop.userExtensions)
     let xml = try Data(contentsOf: URL(fileURLWithPath: "\(bundle)/Info.plist"))
     let plist = try PropertyListSerialization.propertyList(from: xml, format: nil)
@@ -342,7 +345,7 @@ import Testing
   /// errors, the others warnings, each pointing at `xdg-share new --from-xcode`.
   @Test func unexpandedBuildVariablesAreReported() throws {
     var fixture = BundleFixture(
-      id: "$(PRODUCT_BUNDLE_IDENTIFIER)", name: "Xcode", ruleXML: Self.truePredicate,
+      id: "$(PRODUCT_BUNDLE_IDENTIFIER)", name: "Xcode", ruleXML: Self.anyItem,
       extraXML: "<key>CFBundleVersion</key><string>$(CURRENT_PROJECT_VERSION)</string>")
     fixture.executableName = "${EXECUTABLE_NAME}"
     let bundle = try fixture.write(into: desktop.files, folder: "xcode")

@@ -16,12 +16,17 @@ import Testing
   @Test func pngWithoutExtensionIsDetectedByItsContent() throws {
     let path = try desktop.writeFile(named: Array("picture".utf8), contents: tinyPNG)
     let facts = try GIOFileInspector().inspect(FilePath(bytes: path))
-    #expect(facts == FileFacts(contentType: "image/png", size: UInt64(tinyPNG.count), isDirectory: false))
+    #expect(
+      facts
+        == FileFacts(
+          contentType: "image/png", size: UInt64(tinyPNG.count), isDirectory: false, typeSource: .content))
   }
 
   @Test func theNameDecidesWhenItIsCertain() throws {
     let path = try desktop.writeFile(named: "notes.txt", contents: "hello\n")
-    #expect(try GIOFileInspector().inspect(FilePath(path)).contentType == "text/plain")
+    let facts = try GIOFileInspector().inspect(FilePath(path))
+    #expect(facts.contentType == "text/plain")
+    #expect(facts.typeSource == .name)
   }
 
   @Test func nonUTF8NamesAndNewlinesAreLookedAtByteForByte() throws {
@@ -33,6 +38,7 @@ import Testing
   @Test func foldersAndMissingFiles() throws {
     let folder = try GIOFileInspector().inspect(FilePath(desktop.files))
     #expect(folder.isDirectory && folder.contentType == "inode/directory")
+    #expect(folder.typeSource == .fileSystem)
     #expect(throws: FileProblem(path: FilePath(desktop.files + "/gone"), reason: .notFound)) {
       try GIOFileInspector().inspect(FilePath(desktop.files + "/gone"))
     }

@@ -17,11 +17,15 @@ extension Wording {
     }
     for registration in checkup.registrations { lines += self.lines(for: registration) }
     lines.append("")
+    // Each bundle to fix, each package to install, and one `register` however many front ends
+    // it brings up to date.
     let count =
       checkup.bundles.count(where: \.needsAttention)
       + checkup.registrations.reduce(0) { total, registration in
-        total + registration.frontEnds.count(where: \.needsRegister) + registration.advice.count
-          + (registration.unreadableManifest == nil ? 0 : 1)
+        let stale =
+          registration.unreadableManifest != nil || registration.executableGone
+          || registration.frontEnds.contains(where: \.needsRegister)
+        return total + registration.advice.count + (stale ? 1 : 0)
       }
     lines.append(
       count == 0
@@ -105,7 +109,7 @@ extension Wording {
         if !status.missing.isEmpty { parts.append("\(status.missing.count) missing") }
         if !status.outdated.isEmpty { parts.append("\(status.outdated.count) out of date") }
         if !status.leftOver.isEmpty {
-          parts.append("\(status.leftOver.count) left over from services that are gone")
+          parts.append("\(status.leftOver.count) left over for services no longer offered")
         }
         lines.append(
           "  ✗ \(label): stale" + (parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")")
