@@ -77,7 +77,7 @@ let package = Package(
     // The bundled share services, written with ShareKit, served by one executable.
     .target(
       name: "ShareServices",
-      dependencies: ["ShareKit", "ShareCore", "SharePOSIX", "ShareCurl", "ShareSecret"]),
+      dependencies: ["ShareKit", "ShareCore", "SharePOSIX", "ShareCurl", "ShareSecret", "ShareDBus"]),
     .executableTarget(name: "xdg-share-services", dependencies: ["ShareServices", "ShareKit"]),
 
     // Stands between a host and a request's program, so that what the program starts ends with
@@ -130,11 +130,14 @@ let package = Package(
     .testTarget(
       name: "ShareGLibTests", dependencies: ["ShareGLib", "ShareCore", "SharePOSIX", "ShareTestSupport"]),
     .testTarget(
-      name: "ShareKitTests", dependencies: ["ShareKit", "ShareProtocol", "SharePOSIX", "ShareTestSupport"]),
+      name: "ShareKitTests",
+      dependencies: ["ShareKit", "ShareCore", "ShareProtocol", "SharePOSIX", "ShareTestSupport"]),
     .testTarget(name: "ShareSecretTests", dependencies: ["ShareSecret", "SharePOSIX", "ShareTestSupport"]),
     .testTarget(
       name: "ShareServicesTests",
-      dependencies: ["ShareServices", "ShareCore", "ShareCurl", "SharePOSIX", "ShareTestSupport"]),
+      dependencies: [
+        "ShareServices", "ShareCore", "ShareCurl", "ShareDBus", "SharePOSIX", "ShareTestSupport",
+      ]),
     .testTarget(
       name: "ShareDesktopTests",
       dependencies: ["ShareDesktop", "ShareCore", "ShareHost", "ShareTestSupport"],

@@ -71,6 +71,12 @@ final class BundleWatch {
       }
     }
     folders.insert(paths.configHomeLocation.bytes + Array("/xdg-share".utf8))
+    // The services' direct targets, published whenever they change.
+    var targets = DirectTargetStore(paths: paths).folder
+    while files.kind(of: targets) == nil, targets.bytes != [UInt8(ascii: "/")] {
+      targets = Self.parent(of: targets)
+    }
+    folders.insert(targets.bytes)
     guard folders != watcher.paths else { return false }
     let added = !folders.subtracting(watcher.paths).isEmpty
     watcher.removeAll()

@@ -32,8 +32,8 @@ package enum BusError: Error, Equatable {
     case .invalidArgument, .tokenInUse: "org.freedesktop.DBus.Error.InvalidArgs"
     case .noRequestInFlight: "org.freedesktop.DBus.Error.UnknownObject"
     case .unknownInterface: "org.freedesktop.DBus.Error.UnknownInterface"
-    case .refused(.noSuchService): "org.xdgshare.Share1.Error.NoSuchService"
-    case .refused(.notAccepted): "org.xdgshare.Share1.Error.NotAccepted"
+    case .refused(.noSuchService), .refused(.noSuchTarget): "org.xdgshare.Share1.Error.NoSuchService"
+    case .refused(.notAccepted), .refused(.targetRefuses): "org.xdgshare.Share1.Error.NotAccepted"
     case .tooManyItems, .tooManyRequests, .tooManyRequestsOfCaller: "org.xdgshare.Share1.Error.LimitExceeded"
     case .stopping, .refused(.unreadableFiles), .refused(.cannotRecord), .noSheet, .cannotStartSheet,
       .handOverFailed:

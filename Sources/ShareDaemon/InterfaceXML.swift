@@ -82,7 +82,10 @@ enum InterfaceXML {
                         of ListServices (refreshed on ServicesChanged) asks for ["id"]: for 100
                         services the reply is a quarter of the size, the call 40 % shorter.
           @services: the services whose activation rules accept all @items together, as one
-            selection; the same answer as `xdg-share list` for the same items.
+            selection; the same answer as `xdg-share list` for the same items. A service that published
+            direct targets (docs/direct-targets.md) has `targets` (aa{sv}: id, title, and subtitle and
+            icon when given): those that take @items, none when the user turned suggestions off
+            (added in version 4; `fields` may name it).
 
           A file item's mime-type is trusted: that file is not looked at, so it need not exist
           (Share still checks every file). A file without one is looked at once; its type is
@@ -143,6 +146,10 @@ enum InterfaceXML {
                              the request's signals before it calls: the handle is then
                              /org/xdgshare/Share/request/SENDER/TOKEN, SENDER being the caller's
                              unique name without the leading ':' and with '.' replaced by '_'.
+            target        s  one of the service's direct targets, by its id (as QueryItems lists
+                             them): the service gets it in the request, and its compose sheet is
+                             not shown; NoSuchService when it has none by that id, NotAccepted
+                             when the target does not take @items (added in version 4).
           @handle: the request object (org.xdgshare.Request1), which emits Progress and, exactly
             once, Response.
 
@@ -212,14 +219,15 @@ enum InterfaceXML {
         <!--
           ServicesChanged:
           Emitted when share services are added, changed or removed (a bundle in any extensions
-          folder, or a requirement that came or went). Callers then ask again.
+          folder, or a requirement that came or went), or their direct targets change. Callers
+          then ask again.
         -->
         <signal name="ServicesChanged"/>
 
         <!--
           Version:
-          The version of this interface: 4 (3 had no Explain; 2 had no fd items and no ShowPicker
-          options beyond handle_token; 1 had no ShowPicker).
+          The version of this interface: 4 (3 had no Explain and no direct targets; 2 had no fd
+          items and no ShowPicker options beyond handle_token; 1 had no ShowPicker).
         -->
         <property name="Version" type="u" access="read"/>
       </interface>

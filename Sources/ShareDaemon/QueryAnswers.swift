@@ -9,6 +9,9 @@ struct QueryAnswers {
   private var dictionaries: [String: [(String, DBusValue)]] = [:]
   /// What `ListServices` lists.
   private var everyService: [ShareService] = []
+  /// The direct targets the services published, by service; none when the user turned
+  /// suggestions off. Read again with the services (the daemon watches their folder).
+  private var targets: [String: [DirectTarget]] = [:]
   private var cache: ReplyCache
   /// GIO's guesses for files, kept across reloads (they do not depend on the services); a
   /// quarter of the reply cache's bytes.
@@ -27,10 +30,17 @@ struct QueryAnswers {
   mutating func rebuild(from catalog: ServiceCatalog) {
     cache.removeAll()
     everyService = catalog.offered
+    targets = catalog.settings.suggestions ? catalog.directTargetStore.targets(of: catalog.offered) : [:]
     dictionaries = Dictionary(
       uniqueKeysWithValues: catalog.registry.services.map { service in
         (service.id, service.publicFields.map { ($0.field.rawValue, DBusValue.string($0.value)) })
       })
+  }
+
+  /// Whether the direct targets `catalog`'s services published differ from those answered with.
+  func targetsChanged(in catalog: ServiceCatalog) -> Bool {
+    let fresh = catalog.settings.suggestions ? catalog.directTargetStore.targets(of: catalog.offered) : [:]
+    return fresh != targets
   }
 
   mutating func listServices(_ message: DBusMessage) -> DBusMessage {
@@ -58,11 +68,23 @@ struct QueryAnswers {
     let (shape, cacheable) = Self.shape(of: selection.attachments)
     let key = Self.cacheKey(shape: shape, fields: fields)
     if let template = cache[key] { return message.replyCopying(template) }
-    let services = catalog.match(selection).services
+    let match = catalog.match(selection)
+    let services = match.services
+    // Each service's targets that take the items: what they take is told by the selection's
+    // types alone, so the answer is kept under its shape as the rest is.
+    var accepting: [String: [DirectTarget]] = [:]
+    if !targets.isEmpty, fields?.contains("targets") ?? true {
+      for service in services {
+        guard let published = targets[service.id] else { continue }
+        let taking = published.filter { $0.accepts(match.activation) }
+        if !taking.isEmpty { accepting[service.id] = taking }
+      }
+    }
     // An empty answer costs nothing to build again; keeping one per type never seen (a new one
     // on each call, as file managers' odd files come) would only churn the cache.
     return reply(
-      message, listing: services, key: key, cacheable: cacheable && !services.isEmpty, fields: fields)
+      message, listing: services, key: key, cacheable: cacheable && !services.isEmpty, fields: fields,
+      targets: accepting)
   }
 
   /// What rules see of a selection (each attachment's kind and identifiers, and any text), which
@@ -117,8 +139,22 @@ struct QueryAnswers {
       throw .invalidArgument("options.fields", .type(expected: "as", found: value.signature))
     }
     var fields: Set = ["id"]
-    for case .string(let name) in names where dictionaryKeys.contains(name) { fields.insert(name) }
-    return fields.count == dictionaryKeys.count ? nil : fields.sorted()
+    for case .string(let name) in names where dictionaryKeys.contains(name) || name == "targets" {
+      fields.insert(name)
+    }
+    return fields.count == dictionaryKeys.count + 1 ? nil : fields.sorted()
+  }
+
+  /// Direct targets as `aa{sv}`: `id`, `title`, and `subtitle` and `icon` when published.
+  static func value(_ targets: [DirectTarget]) -> DBusValue {
+    .array(
+      elementSignature: "a{sv}",
+      targets.map { target in
+        var entries: [(String, DBusValue)] = [("id", .string(target.id)), ("title", .string(target.title))]
+        if let subtitle = target.subtitle { entries.append(("subtitle", .string(subtitle))) }
+        if let icon = target.icon { entries.append(("icon", .string(icon))) }
+        return .vardict(entries)
+      })
   }
 
   private static func cacheKey(shape: String, fields: [String]?) -> String {
@@ -128,12 +164,14 @@ struct QueryAnswers {
   /// The reply listing `services`, each as its dictionary cut down to `fields`, kept under `key`
   /// when `cacheable`.
   private mutating func reply(
-    _ message: DBusMessage, listing services: [ShareService], key: String, cacheable: Bool, fields: [String]?
+    _ message: DBusMessage, listing services: [ShareService], key: String, cacheable: Bool, fields: [String]?,
+    targets: [String: [DirectTarget]] = [:]
   ) -> DBusMessage {
     let dictionaries = services.compactMap { service -> DBusValue? in
-      guard let entries = self.dictionaries[service.id] else { return nil }
-      guard let fields else { return .vardict(entries) }
-      return .vardict(entries.filter { fields.contains($0.0) })
+      guard var entries = self.dictionaries[service.id] else { return nil }
+      if let fields { entries = entries.filter { fields.contains($0.0) } }
+      if let published = targets[service.id] { entries.append(("targets", Self.value(published))) }
+      return .vardict(entries)
     }
     let reply = message.reply([.array(elementSignature: "a{sv}", dictionaries)])
     guard cacheable else { return reply }

@@ -44,6 +44,7 @@ final class RequestTable {
     try Self.refusePaths(of: given, from: caller, argument: "items")
     let sender = message.sender ?? ""
     let path = try admit(sender: sender, options: arguments[2], limits: limits, stopping: stopping)
+    let targetID = try Self.target(in: arguments[2])
     guard let service = catalog.registry.service(withID: serviceID) else {
       throw .refused(.noSuchService(serviceID))
     }
@@ -54,10 +55,13 @@ final class RequestTable {
     do {
       let accepted = try Share.prepare(
         service, requested: items, types: catalog.types, inspector: GIOFileInspector())
+      let target = try targetID.map { id throws(ShareRefusal) in
+        try Share.target(id, of: accepted, store: catalog.directTargetStore, types: catalog.types).payload
+      }
       share = Share(
         accepted, compose: compose, prompt: ComposePrompts.desktop(environment: environment),
         history: history,
-        environment: environment, caller: caller.identifier)
+        environment: environment, caller: caller.identifier, target: target)
       try share.recordAtOnce()
     } catch {
       files?.release(on: connection)
@@ -106,6 +110,15 @@ final class RequestTable {
       throw .tokenInUse(token ?? "")
     }
     return path
+  }
+
+  /// `options["target"]`: one of the service's direct targets, by its identifier.
+  static func target(in options: DBusValue) throws(BusError) -> String? {
+    guard let value = options.vardictEntries?.last(where: { $0.key == "target" })?.value else { return nil }
+    guard case .string(let id) = value, !id.isEmpty else {
+      throw .invalidArgument("options.target", .type(expected: "s", found: value.signature))
+    }
+    return id
   }
 
   /// `options["handle_token"]`, checked as xdg-desktop-portal checks it.

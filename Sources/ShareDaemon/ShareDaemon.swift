@@ -62,6 +62,8 @@ public final class ShareDaemon {
   private var queries: QueryAnswers
   private let requests = RequestTable()
   private let callers = CallerDirectory()
+  /// The services' programs run to publish their direct targets when their signals come.
+  private let publishers: TargetPublishers
   /// The bus names some service needs: whose owner changing may change what is offered.
   private var neededBusNames: Set<String> = []
   private var lastActivity = MonotonicClock.now
@@ -92,9 +94,11 @@ public final class ShareDaemon {
     history = HistoryStore(stateHome: catalog.paths.stateHomeLocation)
     queries = QueryAnswers(catalog: catalog, cacheCapacity: configuration.replyCacheCapacity)
     neededBusNames = Set(catalog.registry.services.flatMap(\.requirements.busNames))
+    publishers = TargetPublishers(connection: connection, environment: configuration.environment)
     connection.setMessageHandler { [unowned self] message in self.handle(message) }
     try? connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'")
     guard (try? connection.requestName(Self.busName)) == .primaryOwner else { throw .nameTaken }
+    publishers.update(catalog.offered)
   }
 
   /// Serves until idle (or the bus goes away); returns the exit status.
@@ -121,6 +125,7 @@ public final class ShareDaemon {
     connection.ingest()
     connection.dispatchPending()
     requests.cancelAll()
+    publishers.stopAll()
     let deadline = MonotonicClock.now + PluginRunner.terminationGrace + 3
     while !requests.isEmpty, MonotonicClock.now < deadline {
       DetachedThread.sleep(seconds: 0.01)
@@ -143,6 +148,7 @@ public final class ShareDaemon {
   private func nextDeadline() -> Double? {
     var deadlines: [Double] = []
     if let reload = watch.deadline { deadlines.append(reload) }
+    if let publishing = publishers.deadline { deadlines.append(publishing) }
     if configuration.idleTimeout > 0 && requests.isEmpty {
       deadlines.append(lastActivity + configuration.idleTimeout)
     }
@@ -152,6 +158,7 @@ public final class ShareDaemon {
   private func handleDeadlines() {
     let now = MonotonicClock.now
     if watch.takeSettledChange(now: now) { reload() }
+    publishers.handleDeadlines(now: now)
     if configuration.idleTimeout > 0, requests.isEmpty, now >= lastActivity + configuration.idleTimeout {
       // Give the name back first: a call from now on starts a new instance by activation.
       connection.releaseName(Self.busName)
@@ -174,8 +181,17 @@ public final class ShareDaemon {
     if watch.watchFolders(of: fresh.paths) { watch.noteChange() }
     let changed = fresh.offered != catalog.offered || fresh.registry.services != catalog.registry.services
     catalog = fresh
-    guard changed else { return }
+    // Direct targets published anew change the answers, not the services.
+    if !changed {
+      if queries.targetsChanged(in: fresh) {
+        queries.rebuild(from: fresh)
+        connection.send(
+          DBusMessage.signal(path: Self.objectPath, interface: Self.interface, member: "ServicesChanged"))
+      }
+      return
+    }
     queries.rebuild(from: fresh)
+    publishers.update(fresh.offered)
     neededBusNames = Set(fresh.registry.services.flatMap(\.requirements.busNames))
     connection.send(
       DBusMessage.signal(path: Self.objectPath, interface: Self.interface, member: "ServicesChanged"))
@@ -191,6 +207,7 @@ public final class ShareDaemon {
   private func handle(_ message: DBusMessage) -> Bool {
     switch message.kind {
     case .signal:
+      publishers.note(message)
       if message.member == "NameOwnerChanged", message.sender == "org.freedesktop.DBus",
         case .string(let name)? = message.arguments().first
       {

@@ -33,6 +33,8 @@ public struct HistoryRecord: Codable, Equatable, Sendable {
   /// The request's `compose` without its secure values, which are never written here: what
   /// `retry` sends again.
   public var compose: ComposePayload?
+  /// The direct target the request went to: what ranks targets, and what `retry` sends again.
+  public var target: TargetPayload?
 
   public enum Status: String, Codable, Sendable {
     case running

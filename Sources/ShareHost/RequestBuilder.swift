@@ -6,7 +6,7 @@ public import ShareProtocol
 public enum RequestBuilder {
   public static func request(
     id: String, service: ShareService, attachments: [Attachment], userInfo: [String: JSONValue] = [:],
-    compose: ComposePayload? = nil
+    compose: ComposePayload? = nil, target: TargetPayload? = nil
   ) -> PluginRequest {
     var texts: [String] = []
     let payloads = attachments.map { attachment -> AttachmentPayload in
@@ -25,7 +25,8 @@ public enum RequestBuilder {
     let item = ItemPayload(
       attributedContentText: texts.isEmpty ? nil : texts.joined(separator: "\n"), attachments: payloads)
     return PluginRequest(
-      requestId: id, serviceId: service.id, inputItems: [item], userInfo: userInfo, compose: compose)
+      requestId: id, serviceId: service.id, inputItems: [item], userInfo: userInfo, compose: compose,
+      target: target)
   }
 
   /// A new request identifier: a lowercase UUID.

@@ -1,5 +1,6 @@
 public import FoundationEssentials
 public import ShareCore
+import ShareProtocol
 
 /// The order in which a picker offers services: the user's pinned services first, in the order
 /// they were pinned; then the services the user chose most, and most recently, for this kind of
@@ -21,12 +22,15 @@ public struct ServiceRanking: Sendable {
     public var kinds: Set<Kind>
     public var date: Date
     public var completed: Bool
+    /// The direct target it went to, if one.
+    public var targetID: String?
 
-    public init(serviceID: String, kinds: Set<Kind>, date: Date, completed: Bool) {
+    public init(serviceID: String, kinds: Set<Kind>, date: Date, completed: Bool, targetID: String? = nil) {
       self.serviceID = serviceID
       self.kinds = kinds
       self.date = date
       self.completed = completed
+      self.targetID = targetID
     }
   }
 
@@ -69,13 +73,42 @@ public struct ServiceRanking: Sendable {
     }.map(\.service)
   }
 
+  /// Direct targets in the order to offer them for content of `kinds`: by their service's pin,
+  /// then by how much the user shared to the target itself (frecency, as for services), then by
+  /// their service's frecency, then by title.
+  public func order(
+    _ targets: [(service: ShareService, target: DirectTarget)], for kinds: Set<Kind>
+  ) -> [(service: ShareService, target: DirectTarget)] {
+    let pinPosition = Dictionary(
+      pinned.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    let keyed = targets.map { pair in
+      (
+        pair: pair, pin: pinPosition[pair.service.id],
+        own: frecency(of: pair.service.id, for: kinds, target: pair.target.id),
+        service: frecency(of: pair.service.id, for: kinds), title: pair.target.title.lowercased()
+      )
+    }
+    return keyed.sorted { a, b in
+      switch (a.pin, b.pin) {
+      case (let left?, let right?) where left != right: return left < right
+      case (.some, nil): return true
+      case (nil, .some): return false
+      default: break
+      }
+      if a.own != b.own { return a.own > b.own }
+      if a.service != b.service { return a.service > b.service }
+      if a.title != b.title { return a.title < b.title }
+      return (a.pair.service.id, a.pair.target.id) < (b.pair.service.id, b.pair.target.id)
+    }.map(\.pair)
+  }
+
   /// How much the user used `serviceID` for content of `kinds`, recent uses weighing most; 0 for
-  /// a service never used for such content.
-  public func frecency(of serviceID: String, for kinds: Set<Kind>) -> Double {
+  /// a service never used for such content. With `target`, only the uses that went to it.
+  public func frecency(of serviceID: String, for kinds: Set<Kind>, target: String? = nil) -> Double {
     var count = 0
     var sampledPoints = 0.0
     var sampled = 0
-    for use in usesByService[serviceID] ?? [] {
+    for use in usesByService[serviceID] ?? [] where target == nil || use.targetID == target {
       let relevance = Self.relevance(of: use.kinds, to: kinds)
       guard relevance > 0 else { continue }
       count += 1
@@ -138,6 +171,7 @@ public struct ServiceRanking: Sendable {
     let kinds = kinds(of: ActivationSelection(attachments: attachments, types: types))
     guard !kinds.isEmpty else { return nil }
     return Use(
-      serviceID: record.serviceId, kinds: kinds, date: record.started, completed: record.status == .completed)
+      serviceID: record.serviceId, kinds: kinds, date: record.started, completed: record.status == .completed,
+      targetID: record.target?.id)
   }
 }

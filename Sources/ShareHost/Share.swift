@@ -55,6 +55,8 @@ public final class Share: Sendable {
   private let userInfo: [String: JSONValue]
   private let retryOf: String?
   private let caller: String?
+  /// The direct target chosen, if any.
+  public let target: TargetPayload?
   private let state = Mutex<State>(State())
 
   private struct State {
@@ -112,13 +114,16 @@ public final class Share: Sendable {
   ///   - recorded: the values of a request made before (`retry`): sent again without a sheet.
   ///   - retryOf: the request this one runs again.
   ///   - caller: who asked for it, for the history (an application's id, a web site).
+  ///   - target: the direct target chosen, one the service published: it goes in the request,
+  ///     and the compose sheet is not shown (the target is what it would have asked for).
   public init(
     _ accepted: AcceptedSelection, compose: ComposeStep, prompt: any ComposePrompt,
     recorded: ComposePayload? = nil, history: HistoryStore, environment: [String: String],
     userInfo: [String: JSONValue] = [:], retryOf: String? = nil, caller: String? = nil,
-    requestID: String = RequestBuilder.newRequestID()
+    target: TargetPayload? = nil, requestID: String = RequestBuilder.newRequestID()
   ) {
     self.caller = caller
+    self.target = target
     self.accepted = accepted
     self.service = accepted.service
     self.compose = compose
@@ -130,6 +135,10 @@ public final class Share: Sendable {
     self.retryOf = retryOf
     self.requestID = requestID
   }
+
+  /// Whether the share goes through the service's compose sheet: it declares one, and no direct
+  /// target was chosen (the target is what the sheet would have asked for).
+  public var asksCompose: Bool { service.composeSheet != nil && target == nil }
 
   /// Whether the compose sheet is open: nothing is shared yet, and ``cancel()`` closes it.
   public var isComposing: Bool {
@@ -143,10 +152,10 @@ public final class Share: Sendable {
   ///
   /// - Throws: ``ShareRefusal/cannotRecord(_:)``.
   public func recordAtOnce() throws(ShareRefusal) {
-    guard service.composeSheet == nil else { return }
+    guard !asksCompose else { return }
     let session = try ShareSession(
       accepted, history: history, environment: environment, userInfo: userInfo, requestID: requestID,
-      retryOf: retryOf, caller: caller)
+      retryOf: retryOf, caller: caller, target: target)
     state.withLock { $0.phase = .recorded(session) }
   }
 
@@ -155,7 +164,7 @@ public final class Share: Sendable {
   public func run(_ report: (ShareEvent) -> Void = { _ in }) -> ShareEnd {
     defer { state.withLock { $0.phase = .ended } }
     var payload: ComposePayload?
-    if service.composeSheet != nil {
+    if asksCompose {
       let outcome: ComposeOutcome
       if let recorded {
         outcome = compose.replay(recorded, service: service)
@@ -182,7 +191,7 @@ public final class Share: Sendable {
       do {
         session = try ShareSession(
           accepted, history: history, environment: environment, userInfo: userInfo, compose: payload,
-          requestID: requestID, retryOf: retryOf, caller: caller)
+          requestID: requestID, retryOf: retryOf, caller: caller, target: target)
       } catch {
         return .refused(error)
       }

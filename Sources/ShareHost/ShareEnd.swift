@@ -5,6 +5,11 @@ public enum ShareRefusal: Error, Equatable, Sendable {
   case noSuchService(String)
   /// The service's rule refuses the selection.
   case notAccepted(service: ShareService, refusal: RuleRefusal)
+  /// The service has no direct target with that identifier (`service` nil: no service has);
+  /// the targets it has, for the words.
+  case noSuchTarget(String, service: String?, known: [String])
+  /// The direct target does not take these items (its `contentTypes`).
+  case targetRefuses(DirectTarget, service: ShareService)
   /// Files that cannot be looked at.
   case unreadableFiles([FileProblem])
   /// The history record could not be written, so the request is not started.
@@ -56,8 +61,8 @@ public enum ShareEnd: Equatable, Sendable {
       case .failed: .pluginFailed
       case .timedOut: .timedOut
       }
-    case .refused(.noSuchService): .noSuchService
-    case .refused(.notAccepted), .noServiceAccepts: .notAccepted
+    case .refused(.noSuchService), .refused(.noSuchTarget): .noSuchService
+    case .refused(.notAccepted), .refused(.targetRefuses), .noServiceAccepts: .notAccepted
     case .refused(.unreadableFiles), .refused(.cannotRecord), .composeFailed: .failure
     case .composeCancelled, .notChosen(.declined): .cancelled
     case .notChosen(.noOneToAsk): .noServiceChosen
@@ -168,6 +173,15 @@ extension ShareRefusal {
       return ["no share service '\(id)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")]
     case .notAccepted(let service, let refusal):
       return [Diagnostics.message(for: refusal, service: naming == .name ? service.name : service.id)]
+    case .noSuchTarget(let id, let service, let known):
+      let subject =
+        service.map { "\($0) has no direct target '\(id)'" } ?? "no service has a direct target '\(id)'"
+      let suggestion = Suggestion.nearest(to: id, in: known)
+      return [subject + (suggestion.map { "; did you mean '\($0)'?" } ?? "")]
+    case .targetRefuses(let target, let service):
+      let subject = naming == .name ? service.name : service.id
+      let types = target.contentTypes.joined(separator: ", ")
+      return ["\(target.title) (\(subject)) takes only \(types)"]
     case .unreadableFiles(let problems):
       return problems.map(Diagnostics.line(for:))
     case .cannotRecord(let failure):

@@ -24,13 +24,14 @@ final class ShareSession: Sendable {
   init(
     _ accepted: AcceptedSelection, history: HistoryStore, environment: [String: String],
     userInfo: [String: JSONValue] = [:], compose: ComposePayload? = nil,
-    requestID: String = RequestBuilder.newRequestID(), retryOf: String? = nil, caller: String? = nil
+    requestID: String = RequestBuilder.newRequestID(), retryOf: String? = nil, caller: String? = nil,
+    target: TargetPayload? = nil
   ) throws(ShareRefusal) {
     let service = accepted.service
     let selection = accepted.selection
     let request = RequestBuilder.request(
       id: requestID, service: service, attachments: selection.attachments, userInfo: userInfo,
-      compose: compose)
+      compose: compose, target: target)
     let record = HistoryRecord(
       id: requestID, serviceId: service.id, serviceName: service.name,
       items: selection.items.map { RecordedItem($0.item, privateFolders: Self.privateFolders(environment)) },
@@ -38,7 +39,7 @@ final class ShareSession: Sendable {
       log: history.logPath(for: requestID), host: ProcessStatus.currentProcess,
       hostStarted: ProcessStatus.startTime(of: ProcessStatus.currentProcess), retryOf: retryOf,
       caller: caller,
-      compose: compose.map { Self.withoutSecrets($0, of: service) })
+      compose: compose.map { Self.withoutSecrets($0, of: service) }, target: target)
     do {
       try history.save(record)
     } catch {

@@ -25,6 +25,10 @@ public final class ExtensionContext: Sendable {
   public let composition: Composition?
   /// The extension's bundle folder (`XDG_SHARE_BUNDLE_PATH`); also the working directory.
   public let bundleURL: URL?
+  /// The direct target the user chose (one of ``ShareTargets``' published), or nil when the
+  /// user chose the extension itself. Its ``ShareTarget/identifier`` is the one published; the
+  /// compose sheet the bundle declares is not shown for a target.
+  public let target: ShareTarget?
 
   private let sink: any EventSink
   private let finished = Mutex(false)
@@ -34,6 +38,7 @@ public final class ExtensionContext: Sendable {
     requestID = request.requestId
     serviceID = request.serviceId
     userInfo = request.userInfo
+    target = request.target.map(ShareTarget.init(payload:))
     composition = request.compose.map {
       Composition(contentText: $0.contentText, configuration: $0.configuration)
     }

@@ -34,6 +34,15 @@ public protocol ShareExtension {
   /// Throwing ends the request as `cancelRequest(withError:)` does. Returning without ending it
   /// completes it with no items.
   func perform(context: ExtensionContext) async throws
+
+  /// Publishes the extension's direct targets (``ShareTargets/publish(_:)``) as they are now,
+  /// without a request: the host runs the program so, with `XDG_SHARE_PUBLISH_TARGETS=1`, when
+  /// something its bundle watches changes (`XDGShareTargetSignals`). By default, nothing.
+  static func publishTargets() async throws
+}
+
+extension ShareExtension {
+  public static func publishTargets() async throws {}
 }
 
 extension ShareExtension {
@@ -76,10 +85,10 @@ public enum ShareExtensionRunner {
   /// Picks the extension for a request's service, or says which services the program serves.
   static func chooser(
     for services: [String: any ShareExtension.Type]
-  ) -> (PluginRequest) throws -> any ShareExtension.Type {
-    { request in
-      guard let type = services[request.serviceId] else {
-        throw ShareError.unknownService(request.serviceId, served: Array(services.keys))
+  ) -> (String) throws -> any ShareExtension.Type {
+    { serviceID in
+      guard let type = services[serviceID] else {
+        throw ShareError.unknownService(serviceID, served: Array(services.keys))
       }
       return type
     }
@@ -88,24 +97,45 @@ public enum ShareExtensionRunner {
   /// Serves the process's request: events to the original standard output, `print` to standard
   /// error, the request from standard input.
   static func serveProcess(
-    choosing choose: (PluginRequest) throws -> any ShareExtension.Type
+    choosing choose: (String) throws -> any ShareExtension.Type
   ) async -> Never {
+    let environment = ProcessInfo.processInfo.environment
+    // Run to publish direct targets: no request, no events; the status says how it went.
+    if environment["XDG_SHARE_PUBLISH_TARGETS"] == "1" {
+      SystemCalls.exitProcess(await publishTargets(environment: environment, choosing: choose))
+    }
     let sink = DescriptorSink(descriptor: SystemCalls.divertStandardOutput())
     let input = Result { () throws(CocoaError) in Data(try SystemCalls.readStandardInput()) }.mapError {
       error in
       ShareError.invalidRequest(
         "cannot read the request on standard input: \(FoundationErrors.localizedDescription(of: error))")
     }
-    let status = await serve(
-      input: consume input, environment: ProcessInfo.processInfo.environment, sink: sink, choosing: choose)
+    let status = await serve(input: consume input, environment: environment, sink: sink, choosing: choose)
     SystemCalls.exitProcess(status)
+  }
+
+  /// Publishes the targets of the service `XDG_SHARE_SERVICE_ID`: 0 when it did, 1 (with why on
+  /// standard error) when it could not.
+  static func publishTargets(
+    environment: [String: String], choosing choose: (String) throws -> any ShareExtension.Type
+  ) async -> Int32 {
+    do {
+      guard let service = environment["XDG_SHARE_SERVICE_ID"], !service.isEmpty else {
+        throw ShareError("XDG_SHARE_PUBLISH_TARGETS without XDG_SHARE_SERVICE_ID")
+      }
+      try await choose(service).publishTargets()
+      return 0
+    } catch {
+      _ = SystemCalls.write(Array("\(ShareError.report(for: error).message)\n".utf8), to: 2)
+      return 1
+    }
   }
 
   /// Serves one request and returns the exit status: 0 when the request ended, 1 when it could
   /// not be served (it was unreadable, or `choose` threw; one final event, a cancel).
   static func serve(
     input: consuming Result<Data, ShareError>, environment: [String: String], sink: any EventSink,
-    choosing choose: (PluginRequest) throws -> any ShareExtension.Type
+    choosing choose: (String) throws -> any ShareExtension.Type
   ) async -> Int32 {
     let request: PluginRequest
     let type: any ShareExtension.Type
@@ -114,7 +144,7 @@ public enum ShareExtensionRunner {
       // the process from inside it (a signal); nothing must hold them then, or LeakSanitizer
       // reports them at exit and turns the exit status into 1.
       request = try decodeRequest(input.get())
-      type = try choose(request)
+      type = try choose(request.serviceId)
     } catch {
       let report = ShareError.report(for: error)
       sink.send(.cancel(code: report.code, message: report.message))

@@ -9,12 +9,15 @@ public struct PluginRequest: Codable, Equatable, Sendable {
   /// What the user wrote and chose in the compose sheet the bundle declares
   /// (`XDGShareComposeSheet`); absent for a service that declares none.
   public var compose: ComposePayload?
+  /// The direct target the user chose, one the service published; absent when the user chose
+  /// the service itself.
+  public var target: TargetPayload?
 
   public static let currentVersion = 1
 
   public init(
     requestId: String, serviceId: String, inputItems: [ItemPayload], userInfo: [String: JSONValue] = [:],
-    compose: ComposePayload? = nil
+    compose: ComposePayload? = nil, target: TargetPayload? = nil
   ) {
     self.version = Self.currentVersion
     self.requestId = requestId
@@ -22,6 +25,21 @@ public struct PluginRequest: Codable, Equatable, Sendable {
     self.inputItems = inputItems
     self.userInfo = userInfo
     self.compose = compose
+    self.target = target
+  }
+}
+
+/// The request's `target`: the direct target chosen, as its service published it,
+/// `{"id": "…", "title": "…", "subtitle": "…"}`.
+public struct TargetPayload: Codable, Equatable, Sendable {
+  public var id: String
+  public var title: String
+  public var subtitle: String?
+
+  public init(id: String, title: String, subtitle: String? = nil) {
+    self.id = id
+    self.title = title
+    self.subtitle = subtitle
   }
 }
 
@@ -67,6 +85,7 @@ extension PluginRequest {
     inputItems = try container.decode([ItemPayload].self, forKey: .inputItems)
     userInfo = try container.decodeIfPresent([String: JSONValue].self, forKey: .userInfo) ?? [:]
     compose = try container.decodeIfPresent(ComposePayload.self, forKey: .compose)
+    target = try container.decodeIfPresent(TargetPayload.self, forKey: .target)
   }
 }
 

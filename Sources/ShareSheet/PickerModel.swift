@@ -29,6 +29,15 @@ struct PickerModel: Sendable {
     }
   }
 
+  /// The direct targets in the order to offer them: none when the user turned suggestions off.
+  func targetRows(_ targets: [(service: ShareService, target: DirectTarget)]) -> [(
+    service: ShareService, target: DirectTarget
+  )] {
+    guard settings.suggestions else { return [] }
+    let ranking = ServiceRanking(pinned: settings.pinnedServices, uses: uses, now: now)
+    return ranking.order(targets.filter { !settings.hiddenServices.contains($0.service.id) }, for: kinds)
+  }
+
   /// Whether `service` is found by `query`: every word of it in the name or the identifier,
   /// ignoring case.
   static func matches(_ service: ShareService, query: String) -> Bool {

@@ -61,7 +61,7 @@ extension PickerWindow {
 
   /// Shares with the service `id`: its compose sheet when it declares one (Cancel there comes
   /// back to the list), the progress page, then the outcome.
-  func choose(_ id: String) {
+  func choose(_ id: String, target: DirectTarget? = nil) {
     // A service named on the command line may refuse the items: it is chosen all the same, and
     // its refusal says what it takes and what it was given.
     guard !editing, run == nil, let loaded,
@@ -103,12 +103,13 @@ extension PickerWindow {
     do {
       share = try ServiceSource.share(
         service, loaded: loaded, environment: environment,
-        prompt: composePrompt(for: service, environment: environment, parent: handle ?? ""), caller: caller)
+        prompt: composePrompt(for: service, environment: environment, parent: handle ?? ""), caller: caller,
+        target: target)
     } catch {
       end(.refused(error))
       return
     }
-    if service.composeSheet == nil { showProgress(service) }
+    if !share.asksCompose { showProgress(service) }
     run = ShareRun.start(
       share,
       composed: { [weak self] in

@@ -38,12 +38,19 @@ final class PickerWindow {
   private(set) var progressView: ProgressView?
 
   var loaded: LoadedSelection?
+  /// The services' icons as loaded, for the rows made again.
+  private var iconTextures: [String: Texture] = [:]
   var model: PickerModel?
   /// The rows, in the order shown.
   var rows: [ServiceRowView] = []
   var editing = false
   /// The row of action extensions, under the services.
   let actionsRow: ActionsRow
+  /// The row of direct targets, above the services.
+  let targetsRow: TargetsRow
+  /// In edit mode: whether the direct targets are offered.
+  let suggestionsRow = Box(.horizontal, spacing: 12)
+  let suggestionsSwitch = Switch(isActive: true)
   /// The share going on, once a service is chosen, and what it does without the window.
   var run: ShareRun?
   var background: BackgroundShare?
@@ -78,6 +85,7 @@ final class PickerWindow {
     editButton = Button(label: text("Edit"))
     search = SearchEntry(placeholder: text("Search"))
     actionsRow = ActionsRow(text: text)
+    targetsRow = TargetsRow(text: text)
     var preliminary = SelectionSummary(
       attachments: items.map { Attachment(item: $0, typeIdentifiers: []) }, text: text, describe: { _ in "" })
     if let title { preliminary.title = title }
@@ -115,8 +123,22 @@ final class PickerWindow {
     settingsProblem.addStyleClass("error")
     settingsProblem.isVisible = false
     settingsProblem.setMargins(start: 18, end: 18)
+    let suggestionsLabel = Label(text("Suggest devices, people and folders"))
+    suggestionsLabel.wrap()
+    suggestionsLabel.horizontalPosition = 0
+    suggestionsLabel.expand(horizontally: true)
+    suggestionsSwitch.setAccessibleLabel(text("Suggestions"))
+    suggestionsSwitch.onToggled { [weak self] in self?.changeSuggestions() }
+    suggestionsRow.append(suggestionsLabel)
+    suggestionsRow.append(suggestionsSwitch)
+    suggestionsRow.setMargins(top: 6, bottom: 6, start: 18, end: 18)
+    suggestionsRow.isVisible = false
     let choosePage = Box(.vertical)
-    for widget in [search, settingsProblem, scroller, actionsRow.container] as [Widget] {
+    for widget in [
+      search, settingsProblem, targetsRow.container, suggestionsRow, scroller, actionsRow.container,
+    ]
+      as [Widget]
+    {
       choosePage.append(widget)
     }
 
@@ -217,6 +239,7 @@ final class PickerWindow {
   /// Shows the loaded services, or why there are none.
   func show(_ loaded: LoadedSelection, iconTextures: [String: Texture]) {
     self.loaded = loaded
+    self.iconTextures = iconTextures
     var shown = loaded.summary
     if let givenTitle { shown.title = givenTitle }
     summary.show(shown, icons: Self.icons(for: shown, contentTypeIcons: loaded.summaryIcons))
@@ -237,6 +260,7 @@ final class PickerWindow {
     actionsRow.set(
       loaded.accepting.filter { $0.kind == .action }, iconTextures: iconTextures,
       choose: { [weak self] id in self?.choose(id) })
+    suggestionsSwitch.isActive = loaded.settings.suggestions
     rows = loaded.accepting.filter { $0.kind != .action }.map { service in
       let id = service.id
       return ServiceRowView(
@@ -255,6 +279,10 @@ final class PickerWindow {
     guard let model else { return }
     let all = model.rows(editing: true)
     actionsRow.arrange(all.filter { $0.service.kind == .action })
+    targetsRow.set(
+      model.targetRows(loaded?.targets ?? []), iconTextures: iconTextures,
+      choose: { [weak self] id, target in self?.choose(id, target: target) })
+    suggestionsRow.isVisible = editing && !(loaded?.targets.isEmpty ?? true)
     let order = all.filter { $0.service.kind != .action }
     let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1.service.id, $0) })
     for view in rows { list.remove(view.row) }
@@ -291,6 +319,7 @@ final class PickerWindow {
       if shown { first = false }
     }
     actionsRow.filter(query: query, editing: editing, markFirst: first)
+    targetsRow.filter(query: query, editing: editing, enabled: model?.settings.suggestions ?? true)
     let found = !first || !actionsRow.visible.isEmpty
     noMatch.text = query.isEmpty || found ? "" : text("No service matches “{query}”", ["query": query])
     // GTK shows the placeholder only without rows, but leaves it in the accessibility tree.
@@ -346,6 +375,29 @@ final class PickerWindow {
           }
         }
         if !pin { ServiceSource.followHiddenServices(environment: environment) }
+        Task { @MainActor [weak self] in self?.settingsProblem.isVisible = false }
+      } catch {
+        let message = "\(file.path.text): \(error)"
+        Task { @MainActor [weak self] in
+          self?.settingsProblem.text = message
+          self?.settingsProblem.isVisible = true
+        }
+      }
+    }
+  }
+
+  /// The suggestions switch turned: offer the direct targets or not, and keep it in the
+  /// settings (`Suggestions=false`).
+  private func changeSuggestions() {
+    guard var model, model.settings.suggestions != suggestionsSwitch.isActive else { return }
+    let wanted = suggestionsSwitch.isActive
+    model.settings.suggestions = wanted
+    self.model = model
+    refreshRows()
+    let file = SettingsFile(paths: SearchPaths.system(environment: environment))
+    Self.settingsQueue.async {
+      do {
+        try file.update { $0.suggestions = wanted }
         Task { @MainActor [weak self] in self?.settingsProblem.isVisible = false }
       } catch {
         let message = "\(file.path.text): \(error)"

@@ -27,6 +27,9 @@ struct LoadedSelection: Sendable {
   var summaryIcons: [String]
   var registry: ServiceRegistry
   var types: TypeSystem
+  /// The direct targets of the accepting services (hidden ones aside) that take the selection,
+  /// as their services published them; the model orders them.
+  var targets: [(service: ShareService, target: DirectTarget)] = []
 
   /// The selection's attachments; none when a file cannot be read.
   var attachments: [Attachment] { prepared?.attachments ?? [] }
@@ -67,27 +70,41 @@ enum ServiceSource {
     if let preview { summary.picture = .thumbnail(preview) }
     var summaryIcons: [String] = []
     if case .contentType(let type) = summary.picture { summaryIcons = ContentTypeInfo.iconNames(for: type) }
+    // Read as they were published: nothing is started to ask (the services' programs run only
+    // when they publish, or are chosen).
+    let targets =
+      match == nil
+      ? []
+      : catalog.directTargets(
+        of: accepting.filter { $0.kind == .share && !settings.hiddenServices.contains($0.id) },
+        accepting: activation)
     return LoadedSelection(
       prepared: prepared, problems: problems, accepting: accepting, settings: settings,
       kinds: ServiceRanking.kinds(of: activation), uses: uses, summary: summary,
-      summaryIcons: summaryIcons + ["text-x-generic"], registry: catalog.registry, types: catalog.types)
+      summaryIcons: summaryIcons + ["text-x-generic"], registry: catalog.registry, types: catalog.types,
+      targets: targets)
   }
 
   /// The share of the loaded selection with `service`, its compose sheet through `prompt`;
   /// the rule checked again.
   static func share(
     _ service: ShareService, loaded: LoadedSelection, environment: [String: String],
-    prompt: any ComposePrompt, caller: SheetCaller? = nil
+    prompt: any ComposePrompt, caller: SheetCaller? = nil, target: DirectTarget? = nil
   ) throws(ShareRefusal) -> Share {
     guard let prepared = loaded.prepared else { throw .unreadableFiles(loaded.problems) }
     let paths = SearchPaths.system(environment: environment)
+    let accepted = try Share.prepare(service, prepared, types: loaded.types)
+    // The target as the sheet read it, checked against the items as any other front end does.
+    let checked = try target.map { target throws(ShareRefusal) in
+      try Share.target(target.id, of: accepted, store: DirectTargetStore(paths: paths), types: loaded.types)
+    }
     return Share(
-      try Share.prepare(service, prepared, types: loaded.types),
+      accepted,
       compose: ComposeStep(
         configuration: ConfigurationStore(configHome: paths.configHomeLocation),
         secrets: KeyringSecretStore(environment: environment)),
       prompt: prompt, history: HistoryStore(stateHome: paths.stateHomeLocation), environment: environment,
-      caller: caller.flatMap(\.historyName))
+      caller: caller.flatMap(\.historyName), target: checked?.payload)
   }
 }
 

@@ -75,7 +75,7 @@ public enum SheetApp {
     let parent = parsed.parent
     let service = parsed.service
     func open(_ items: [ShareItem], _ arrival: Arrival<(LoadedSelection, [String: Texture])>) {
-      Style.addCSS(PickerWindow.css + ActionsRow.css)
+      Style.addCSS(PickerWindow.css + ActionsRow.css + TargetsRow.css)
       let picker = PickerWindow(
         application: application, items: items, text: text, environment: environment, caller: parsed.caller,
         title: parsed.title, modal: parsed.modal, report: { result = $0 })

@@ -100,7 +100,8 @@ import Testing
     #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
 
     let json = try WhyTests.object(try Tool.run(["doctor", "--json"], on: desktop))
-    #expect(Set(json.keys) == ["folders", "bundles", "frontEnds", "registrations", "needsAttention"])
+    #expect(
+      Set(json.keys) == ["folders", "bundles", "frontEnds", "registrations", "targets", "needsAttention"])
     #expect(json["needsAttention"] as? Bool == true)
     let bundles = try #require(json["bundles"] as? [[String: Any]])
     let states = Dictionary(

@@ -15,6 +15,7 @@ import Testing
     case .text: "hello"
     case .url: "https://example.org/page"
     case .service: "org.example.service"
+    case .target: "pixel-7"
     case .idleTimeout: "12.5"
     case .fromXcode: "Info.plist"
     case .identifier: "org.example.bundle"

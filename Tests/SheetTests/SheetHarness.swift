@@ -50,6 +50,20 @@ enum SheetHarness {
     }
   }
 
+  /// Installs the bundled service `id` as install.sh does: `data/extensions/<id>.shareext` copied
+  /// into the user's extensions, its program a link to the built `xdg-share-services`.
+  static func installBundled(_ id: String, into desktop: TemporaryDesktop) throws {
+    let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("data/extensions/\(id).shareext").path
+    let bundle = "\(desktop.userExtensions)/\(id).shareext"
+    try FileManager.default.createDirectory(atPath: desktop.userExtensions, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: source, toPath: bundle)
+    let services = URL(fileURLWithPath: Tool.path).deletingLastPathComponent().appendingPathComponent(
+      "xdg-share-services"
+    ).path
+    try FileManager.default.createSymbolicLink(atPath: "\(bundle)/share", withDestinationPath: services)
+  }
+
   /// Makes `desktop` fit for GTK: its data folder sees the system's icons and GSettings schemas
   /// (never its share services, which stay out of the tests).
   static func prepare(_ desktop: TemporaryDesktop) throws {

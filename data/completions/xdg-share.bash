@@ -37,7 +37,7 @@ _xdg_share_offer() {
 _xdg_share_option_value() {
   case "$1 $2" in
     'share --service') kind=services ;;
-    'share --text'|'share --url'|'list --text'|'list --url'|'new --identifier'|'new --define'|'new --sharekit-url'|'why --text'|'why --url'|'configure --set'|'daemon --idle-timeout') kind=nothing ;;
+    'share --target'|'share --text'|'share --url'|'list --text'|'list --url'|'new --identifier'|'new --define'|'new --sharekit-url'|'why --text'|'why --url'|'configure --set'|'daemon --idle-timeout') kind=nothing ;;
     'new --from-xcode') kind=files ;;
     *) return 1 ;;
   esac
@@ -62,7 +62,7 @@ _xdg_share_operand() {
 _xdg_share_options() {
   options=
   case $1 in
-    share) options='--service --picker --text --url --json --help --' ;;
+    share) options='--service --target --picker --text --url --json --help --' ;;
     list) options='--text --url --json --help --' ;;
     new) options='--swift --shell --python --from-xcode --identifier --define --sharekit-url --help' ;;
     validate) options='--help' ;;
@@ -95,7 +95,7 @@ _xdg_share() {
   # The first word: a command, or the start of the short form of share (an option or a file).
   if ((cword == 1)) && [[ $split == false ]]; then
     if [[ $cur == -* ]]; then
-      COMPREPLY=($(compgen -W '--help --version --service --picker --text --url --json --' -- "$cur"))
+      COMPREPLY=($(compgen -W '--help --version --service --target --picker --text --url --json --' -- "$cur"))
     else
       COMPREPLY=($(compgen -W 'share list new validate why doctor install uninstall configure history retry group daemon register unregister completion man' -- "$cur"))
       _xdg_share_files

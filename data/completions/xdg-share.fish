@@ -50,7 +50,7 @@ function __xdg_share_operands
             set separator 1
             set skip 0
         else if string match -q -- '-?*' $token
-            if contains -- $token --define --from-xcode --identifier --idle-timeout --service --set --sharekit-url --text --url
+            if contains -- $token --define --from-xcode --identifier --idle-timeout --service --set --sharekit-url --target --text --url
                 set skip 1
             end
         else
@@ -96,6 +96,7 @@ complete -c xdg-share -n '__xdg_share_option_of - share list new validate why do
 
 # share
 complete -c xdg-share -n '__xdg_share_option_of - share' -l service -x -a '(__xdg_share_services)' -d 'The service to share with'
+complete -c xdg-share -n '__xdg_share_option_of - share' -l target -x -d 'Share with a direct target of the service'
 complete -c xdg-share -n '__xdg_share_option_of - share' -l picker -d 'Choose in the share sheet'
 complete -c xdg-share -n '__xdg_share_option_of - share' -l text -x -d 'Share a piece of text'
 complete -c xdg-share -n '__xdg_share_option_of - share' -l url -x -d 'Share a link'

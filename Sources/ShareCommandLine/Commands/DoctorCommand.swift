@@ -42,10 +42,20 @@ struct Checkup {
   var registrations: [RegistrationCheck]
   /// Where hidden and pinned services are kept.
   var settingsFile: String
+  /// The services' files of direct targets: the folder, and each file with what reading it found
+  /// and whether a service of that identifier is installed.
+  var targetsFolder: String
+  var targets: [(name: String, file: DirectTargetsFile, installed: Bool)]
 
   init(catalog: ServiceCatalog, context: ToolContext) {
     let survey = catalog.survey()
     settingsFile = catalog.paths.settingsFile
+    let store = catalog.directTargetStore
+    targetsFolder = store.folder.text
+    let installed = Set(survey.entries.compactMap(\.identifier))
+    targets = store.survey().map {
+      ($0.name, $0.file, installed.contains(String($0.name.dropLast(".json".count))))
+    }
     folders = survey.folders.map { ($0, SystemBundleFiles().kind(of: $0) == .directory) }
     bundles = survey.entries.map { entry in
       let id = entry.identifier ?? ""
@@ -97,6 +107,15 @@ struct Checkup {
       "bundles": .objects(bundles.map(Self.report)),
       "registrations": .objects(registrations.map(Self.report)),
       "frontEnds": .objects(registrations.flatMap { $0.frontEnds.map(Self.report) }),
+      "targets": .objects(
+        targets.map { entry in
+          [
+            "file": .string("\(targetsFolder)/\(entry.name)"),
+            "service": .string(String(entry.name.dropLast(5))),
+            "installed": .bool(entry.installed), "targets": .integer(entry.file.targets.count),
+            "problems": .strings(entry.file.problems.map(\.message)),
+          ]
+        }),
       "needsAttention": .bool(needsAttention),
     ]
   }

@@ -66,7 +66,8 @@ enum HistoryCommands {
     }
     return ShareCommand.perform(
       serviceID: record.serviceId, items: record.items.compactMap(\.shareItem), recorded: record.compose,
-      retryOf: record.id, reporter: OutcomeReporter.make(context: context, json: json), context: context)
+      retryOf: record.id, target: record.target.map(ShareCommand.TargetChoice.recorded),
+      reporter: OutcomeReporter.make(context: context, json: json), context: context)
   }
 
   static func groupPath(_ name: String, context: ToolContext) -> ExitCode {

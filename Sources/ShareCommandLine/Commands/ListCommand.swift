@@ -8,19 +8,32 @@ enum ListCommand {
   static func run(_ options: ListOptions, context: ToolContext) -> ExitCode {
     let catalog = context.loadCatalog()
     let services: [ShareService]
+    var targets: [String: [DirectTarget]]
     if options.selection.isEmpty {
       services = catalog.offered
+      targets = catalog.directTargetStore.targets(of: services)
     } else {
       guard let match = context.match(options.selection, in: catalog) else { return .failure }
       services = match.services
+      // Only the targets that take the items, as the sheet offers them.
+      targets = Dictionary(
+        grouping: catalog.directTargets(of: services, accepting: match.activation), by: \.service.id
+      )
+      .mapValues { $0.map(\.target) }
     }
+    if catalog.settings.suggestions == false { targets = [:] }
     if options.json {
-      context.output.line(JSONText.array(services.map { ServiceSummary($0).fields }))
+      context.output.line(
+        JSONText.reportArray(services.map { ServiceSummary($0, targets: targets[$0.id] ?? []).report }))
     } else {
       let width = services.map(\.id.count).max() ?? 0
       for service in services {
         context.output.line(
           service.id.padded(to: width) + "  " + service.name)
+        for target in targets[service.id] ?? [] {
+          context.output.line(
+            "  --target " + target.id + "  " + target.title + (target.subtitle.map { " (\($0))" } ?? ""))
+        }
       }
       // Someone reading the list wonders where an installed service went: say, on the terminal.
       if options.selection.isEmpty, Terminal.isTerminal(2) {

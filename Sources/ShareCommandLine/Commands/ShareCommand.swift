@@ -9,6 +9,20 @@ import ShareProtocol
 enum ShareCommand {
   static func run(_ options: ShareOptions, context: ToolContext) -> ExitCode {
     let reporter = OutcomeReporter.make(context: context, json: options.json)
+    if let target = options.target, !options.picker {
+      // A target named alone is looked for among the services that published one by that name.
+      var serviceID = options.service
+      if serviceID == nil {
+        switch uniqueService(withTarget: target, reporter: reporter, context: context) {
+        case .success(let found): serviceID = found
+        case .failure(let failed): return failed.code
+        }
+      }
+      guard let serviceID else { return .noSuchService }
+      return perform(
+        serviceID: serviceID, items: context.resolve(options.selection), target: .named(target),
+        reporter: reporter, context: context)
+    }
     if let serviceID = options.service, !options.picker {
       return perform(
         serviceID: serviceID, items: context.resolve(options.selection), reporter: reporter, context: context)
@@ -42,11 +56,38 @@ enum ShareCommand {
     }
   }
 
+  /// The direct target of a share: named on the command line, or as a request recorded it.
+  enum TargetChoice {
+    case named(String)
+    case recorded(TargetPayload)
+  }
+
+  /// Why a target named alone names no one service, said already: the exit status to end with.
+  struct NoUniqueService: Error {
+    var code: ExitCode
+  }
+
+  /// The one offered service with a direct target `id`; when none or several have, says so.
+  private static func uniqueService(
+    withTarget id: String, reporter: OutcomeReporter, context: ToolContext
+  ) -> Result<String, NoUniqueService> {
+    let services = context.loadCatalog(reportProblems: false).services(withTarget: id)
+    if services.isEmpty {
+      return .failure(
+        NoUniqueService(code: reporter.ended(.refused(.noSuchTarget(id, service: nil, known: [])))))
+    }
+    guard services.count == 1 else {
+      context.output.error(Wording.describe(.ambiguousTarget(id, services: services.map(\.id))))
+      return .failure(NoUniqueService(code: .usage))
+    }
+    return .success(services[0].id)
+  }
+
   /// Shares `items` with the service `serviceID`, loading only that service; shared with `retry`,
   /// which hands in the `compose` it recorded (sent again as it was, without a sheet).
   static func perform(
     serviceID: String, items: [ShareItem], recorded: ComposePayload? = nil, retryOf: String? = nil,
-    reporter: OutcomeReporter, context: ToolContext
+    target: TargetChoice? = nil, reporter: OutcomeReporter, context: ToolContext
   ) -> ExitCode {
     context.warnWithoutMIMEDatabase()
     let known = { context.loadCatalog(reportProblems: false).registry.services.map(\.id) }
@@ -58,7 +99,15 @@ enum ShareCommand {
       // The rule first: no sheet is shown for items the service refuses.
       let accepted = try Share.prepare(
         service, requested: items.map { RequestedItem($0) }, types: types, inspector: GIOFileInspector())
-      return share(accepted, reporter, context, recorded: recorded, retryOf: retryOf)
+      let payload: TargetPayload? =
+        switch target {
+        case .named(let id)?:
+          try Share.target(id, of: accepted, store: DirectTargetStore(paths: context.paths), types: types)
+            .payload
+        case .recorded(let payload)?: payload
+        case nil: nil
+        }
+      return share(accepted, reporter, context, recorded: recorded, retryOf: retryOf, target: payload)
     } catch {
       return reporter.ended(.refused(error), known: known)
     }
@@ -68,13 +117,13 @@ enum ShareCommand {
   /// remembered), then the service's program.
   private static func share(
     _ accepted: AcceptedSelection, _ reporter: OutcomeReporter, _ context: ToolContext,
-    recorded: ComposePayload? = nil, retryOf: String? = nil
+    recorded: ComposePayload? = nil, retryOf: String? = nil, target: TargetPayload? = nil
   ) -> ExitCode {
     let share = Share(
       accepted, compose: context.composeStep,
       prompt: ComposePrompts.desktop(environment: context.environment),
       recorded: recorded, history: HistoryStore(stateHome: context.paths.stateHomeLocation),
-      environment: context.environment, retryOf: retryOf)
+      environment: context.environment, retryOf: retryOf, target: target)
     // Ctrl-C, or the session ending, closes the sheet or stops the program's whole process group.
     SignalWatcher.onTermination { _ in share.cancel() }
     defer { SignalWatcher.onTermination(nil) }

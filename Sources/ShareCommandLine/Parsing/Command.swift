@@ -94,6 +94,8 @@ public struct ListOptions: Equatable, Sendable {
 public struct ShareOptions: Equatable, Sendable {
   /// The service to share with; `nil` asks the user.
   public var service: String?
+  /// One of the service's direct targets, by its identifier (`--target`).
+  public var target: String?
   /// Choose in the share sheet, even on a terminal.
   public var picker = false
   public var json = false

@@ -18,7 +18,7 @@ struct OptionSpec: Sendable {
   /// What the option means to the parser; one name may mean different things to two commands
   /// (`--system`), but always takes or refuses a value alike.
   enum Key: Sendable {
-    case json, text, url, service, picker, idleTimeout, system, again
+    case json, text, url, service, target, picker, idleTimeout, system, again
     case swift, shell, python, fromXcode, identifier, define, shareKitURL
     case set
   }

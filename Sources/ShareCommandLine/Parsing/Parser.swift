@@ -119,7 +119,8 @@ public enum Parser {
 
   private static func parseShare(_ cursor: inout ArgumentCursor) throws(UsageError) -> ShareOptions {
     let given = try OptionValues.read(&cursor)
-    var options = ShareOptions(service: given.service, picker: given.picker, json: given.json)
+    var options = ShareOptions(
+      service: given.service, target: given.target, picker: given.picker, json: given.json)
     options.selection = given.selection
     // The share sheet asks for files itself when given none (the launcher's "Share").
     guard !options.selection.isEmpty || options.picker else {
@@ -162,6 +163,7 @@ struct OptionValues {
   var system = false
   var again = false
   var service: String?
+  var target: String?
   var idleTimeout: Double?
   /// `--text`, `--url` and the files, in the order given.
   var selection = SelectionArguments()
@@ -220,6 +222,10 @@ struct OptionValues {
     case .system: system = true
     case .again: again = true
     case .service: service = try text()
+    case .target:
+      let text = try text()
+      guard !text.isEmpty else { throw .invalidValue(option: option.name, value: text, expected: .targetID) }
+      target = text
     case .text: selection.items.append(.text(try text()))
     case .url:
       let string = try text()

@@ -36,6 +36,8 @@ public enum ExpectedValue: Equatable, Sendable {
   case definition
   /// An absolute URL (`--url`).
   case absoluteURL
+  /// A direct target's identifier: not empty.
+  case targetID
   /// A bundle identifier (`new --identifier`).
   case bundleIdentifier
   /// A git URL or an absolute path (`new --sharekit-url`).

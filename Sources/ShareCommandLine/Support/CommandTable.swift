@@ -80,7 +80,8 @@ enum CommandTable {
 
   static let share = CommandSpec(
     .share, summary: "Share with a service (the default: `xdg-share photo.png`).",
-    usage: "[share] [--service ID] [--picker] [--text TEXT] [--url URL]... [--json] [--] FILE...",
+    usage:
+      "[share] [--service ID] [--target ID] [--picker] [--text TEXT] [--url URL]... [--json] [--] FILE...",
     description: """
       Share files, links and text with a service. Without --service, you choose among the
       services that accept the items: in the share sheet (a window) with --picker, or when
@@ -90,6 +91,12 @@ enum CommandTable {
       """,
     options: [
       service,
+      OptionSpec(
+        .target, "--target", "ID",
+        help: """
+          Share with one of the service's direct targets (a device, a person, a folder),
+          as `list --json` lists them; without --service, the service that has it.
+          """, brief: "Share with a direct target of the service"),
       OptionSpec(
         .picker, "--picker",
         help: """
@@ -184,7 +191,7 @@ enum CommandTable {
         .json, "--json",
         help: """
           Print the same as JSON: {"folders", "bundles", "frontEnds", "registrations",
-          "needsAttention"} (docs/why.md).
+          "targets", "needsAttention"} (docs/why.md).
           """, brief: "Print the findings as JSON")
     ], listsOptions: true,
     exitStatus: .summary("0 nothing needs you; 1 something does (each such line says what to do); 2 usage."))

@@ -15,6 +15,19 @@ extension Wording {
       lines.append("  \(folder.location.displayString):" + (bundles.isEmpty ? " none" : ""))
       for bundle in bundles { lines += self.lines(for: bundle, settingsFile: checkup.settingsFile) }
     }
+    if !checkup.targets.isEmpty {
+      lines.append("")
+      lines.append("Direct targets the services published, in \(checkup.targetsFolder):")
+      for entry in checkup.targets {
+        let count = entry.file.targets.count
+        let service = String(entry.name.dropLast(".json".count))
+        let mark = entry.file.problems.isEmpty && entry.installed ? "✓" : "·"
+        lines.append(
+          "  \(mark) \(service): \(count) \(count == 1 ? "target" : "targets")"
+            + (entry.installed ? "" : " (no such service is installed: the file is left over)"))
+        lines += entry.file.problems.map { "      \($0.message)" }
+      }
+    }
     for registration in checkup.registrations { lines += self.lines(for: registration) }
     lines.append("")
     // Each bundle to fix, each package to install, and one `register` however many front ends

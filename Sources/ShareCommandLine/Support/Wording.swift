@@ -34,6 +34,7 @@ enum Wording {
     case ownPathNotUTF8(FilePath)
     case noSheet
     case cannotStartSheet(String, reason: String)
+    case ambiguousTarget(String, services: [String])
   }
 
   static func describe(_ problem: CommandProblem) -> String {
@@ -68,6 +69,8 @@ enum Wording {
     case .noSheet:
       "the share sheet (\(SheetProgram.name)) is not installed beside xdg-share; choose with --service ID"
     case .cannotStartSheet(let program, let reason): "cannot start the share sheet \(program): \(reason)"
+    case .ambiguousTarget(let id, let services):
+      "services \(services.joined(separator: ", ")) each have a direct target '\(id)'; choose one with --service"
     }
   }
 

@@ -174,6 +174,8 @@ struct ManifestReader {
     let timeout = positiveNumber(root, InfoPlistKey.timeout)
     let composeSheet = composeSheet(in: root)
     let application = string(root, InfoPlistKey.application)
+    let targetSignals = stringArray(
+      root, InfoPlistKey.targetSignals, expected: .signalMatchRule, valid: InfoPlistForm.isSignalMatchRule)
     for key in root.values.keys.sorted()
     where key.hasPrefix("XDGShare") && !InfoPlistKey.linuxKeys.contains(key) {
       report(
@@ -192,6 +194,7 @@ struct ManifestReader {
       bundleLocation: bundleLocation, executableLocation: executable, rule: rule, requirements: requirements,
       timeout: timeout, applicationGroups: groups, kind: kind, composeSheet: composeSheet)
     service.application = application
+    service.targetSignals = targetSignals
     return service
   }
 

@@ -44,6 +44,11 @@ package enum InfoPlistForm {
   }
 
   /// A well-known D-Bus name (the specification's rules).
+  /// A D-Bus match rule for signals (``SignalMatchRule``).
+  static func isSignalMatchRule(_ rule: String) -> Bool {
+    SignalMatchRule(parsing: rule) != nil
+  }
+
   package static func isBusName(_ name: String) -> Bool {
     let parts = name.split(separator: ".", omittingEmptySubsequences: false)
     return name.utf8.count <= 255 && parts.count >= 2

@@ -28,6 +28,10 @@ public enum InfoPlistKey {
   public static let application = "XDGShareApplication"
   /// The declarative compose sheet (``ComposeSheetDeclaration``), a dictionary of ``ComposeSheet`` keys.
   public static let composeSheet = "XDGShareComposeSheet"
+  /// D-Bus match rules of signals after which the service's direct targets may have changed
+  /// (a device paired, a chat used): the D-Bus service runs its program to publish them again
+  /// (`XDG_SHARE_PUBLISH_TARGETS=1`) while it runs.
+  public static let targetSignals = "XDGShareTargetSignals"
 
   /// The extension point of a share extension.
   public static let shareServicesExtensionPoint = "com.apple.share-services"
@@ -40,6 +44,7 @@ public enum InfoPlistKey {
   /// are ignored, and unknown `XDGShare…` keys are reported as likely typos.
   static let linuxKeys = [
     description, requiredPrograms, requiredBusNames, timeout, applicationGroups, composeSheet, application,
+    targetSignals,
   ]
 
   /// The keys of `XDGShareComposeSheet` and of each of its `ConfigurationItems`.

@@ -35,6 +35,9 @@ public struct ShareService: Sendable, Identifiable, Equatable {
   public var kind: Kind
   /// `XDGShareApplication`: the app id of the application the service belongs to.
   public var application: String?
+  /// `XDGShareTargetSignals`: match rules of the signals after which its direct targets are
+  /// published again.
+  public var targetSignals: [String] = []
   /// `XDGShareComposeSheet`: the sheet the host shows before it runs the program; `nil` when the
   /// bundle declares none (the program runs at once, and the request has no `compose`).
   public var composeSheet: ComposeSheetDeclaration?

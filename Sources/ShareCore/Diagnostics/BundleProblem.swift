@@ -23,6 +23,7 @@ public struct BundleProblem: Error, Hashable, Sendable {
     case ruleDictionaryOrPredicate
     case bundleIdentifier
     case busName
+    case signalMatchRule
     case programName
     case value(String)
     /// One of these values (`NSExtensionPointIdentifier`'s extension points).

@@ -161,6 +161,8 @@ public enum Diagnostics {
     case .ruleDictionaryOrPredicate: "a dictionary or a predicate string"
     case .bundleIdentifier: "a reverse-DNS identifier of letters, digits, '.' and '-'"
     case .busName: "a well-known D-Bus name such as org.kde.kdeconnect"
+    case .signalMatchRule:
+      "a D-Bus match rule of signals, such as type='signal',interface='org.kde.kdeconnect.daemon'"
     case .programName: "a program name without '/' (alternatives separated by '|')"
     case .value(let value): quoted(value)
     case .oneOf(let values): values.map(quoted).joined(separator: " or ")

@@ -4,19 +4,23 @@
 /// [Services]
 /// Hidden=org.xdgshare.qr-code;com.example.other;
 /// Pinned=org.xdgshare.mail;org.xdgshare.save-to-folder;
+/// Suggestions=false
 /// ```
 public struct UserSettings: Sendable, Equatable {
   /// Services the user does not want offered.
   public var hiddenServices: Set<String>
   /// Services the user pinned to the top of the picker, in the order they were pinned.
   public var pinnedServices: [String]
+  /// Whether the sheet offers the services' direct targets (`Suggestions=false` turns them off).
+  public var suggestions: Bool
 
   /// The group holding both keys.
   public static let group = "Services"
 
-  public init(hiddenServices: Set<String> = [], pinnedServices: [String] = []) {
+  public init(hiddenServices: Set<String> = [], pinnedServices: [String] = [], suggestions: Bool = true) {
     self.hiddenServices = hiddenServices
     self.pinnedServices = pinnedServices
+    self.suggestions = suggestions
   }
 
   public init(parsing text: String) {
@@ -24,6 +28,7 @@ public struct UserSettings: Sendable, Equatable {
     hiddenServices = Set(file.list("Hidden", in: Self.group))
     var seen = Set<String>()
     pinnedServices = file.list("Pinned", in: Self.group).filter { seen.insert($0).inserted }
+    suggestions = file.value("Suggestions", in: Self.group)?.lowercased() != "false"
   }
 
   /// `text`, a settings file as it is on disk, with `Hidden=` and `Pinned=` of `[Services]` saying
@@ -40,6 +45,9 @@ public struct UserSettings: Sendable, Equatable {
     }
     if current.pinnedServices != pinnedServices {
       text = KeyFile.setting("Pinned", in: Self.group, to: Self.listValue(uniqued(pinnedServices)), in: text)
+    }
+    if current.suggestions != suggestions {
+      text = KeyFile.setting("Suggestions", in: Self.group, to: suggestions ? nil : "false", in: text)
     }
     return text
   }

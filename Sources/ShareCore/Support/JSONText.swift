@@ -33,6 +33,15 @@ package enum JSONText {
     return text
   }
 
+  /// An array of reports, written as ``array(_:)`` writes objects of strings (an empty one with
+  /// its blank line).
+  package static func reportArray(_ objects: [[String: ReportValue]]) -> String {
+    guard !objects.isEmpty else { return "[\n\n]" }
+    var text = ""
+    write(.objects(objects), indent: 0, into: &text)
+    return text
+  }
+
   private static func write(_ value: ReportValue, indent: Int, into text: inout String) {
     let inner = String(repeating: "  ", count: indent + 1)
     func list(_ count: Int, _ open: String, _ close: String, _ element: (Int, inout String) -> Void) {

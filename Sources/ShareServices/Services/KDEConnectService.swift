@@ -15,6 +15,11 @@ import SharePOSIX
 ///
 /// Without one, the only reachable device is used; with several reachable and none chosen, the
 /// request is cancelled with a message saying how to choose.
+///
+/// Each paired device in reach is a direct target (``ShareTargets``), published from KDE
+/// Connect's daemon (`org.kde.kdeconnect`, read over D-Bus as it is at 22.12) at each run and
+/// whenever the daemon says its list changed (the bundle's `XDGShareTargetSignals`). A target
+/// chosen in the sheet is the device sent to.
 public struct KDEConnectService: ShareExtension {
   public static let identifier = "org.xdgshare.kdeconnect"
 
@@ -38,10 +43,15 @@ public struct KDEConnectService: ShareExtension {
       let detail = Programs.firstLine(listing.standardError).map { ": \($0)" } ?? ""
       throw ShareError("KDE Connect cannot list the devices\(detail)")
     }
-    let configured = try KeyFile.load(environment.configFile("kdeconnect.ini"))?["KDE Connect", "Device"]
+    // A device chosen in the sheet comes first, then the one configured.
+    let configured =
+      try context.target?.identifier
+      ?? KeyFile.load(environment.configFile("kdeconnect.ini"))?["KDE Connect", "Device"]
     let device = try Self.choose(
       from: Self.devices(listing.standardOutput), configured: configured,
       configuration: environment.abbreviated(environment.configFile("kdeconnect.ini")))
+    // The devices in reach are the targets from now on; not being able to say so fails no send.
+    try? await Self.publishTargets()
 
     let things = content.things
     for (index, thing) in things.enumerated() {
@@ -62,6 +72,12 @@ public struct KDEConnectService: ShareExtension {
     }
     context.setProgress(1, message: "Sent to \(device.name)")
     context.completeRequest()
+  }
+
+  /// Publishes each paired device in reach as a target, as KDE Connect's daemon lists them; none
+  /// when the daemon is not running (it is not started for this).
+  public static func publishTargets() async throws {
+    try ShareTargets.publish(try KDEConnectDevices.onTheBus().map(\.target))
   }
 
   /// The devices in `kdeconnect-cli --list-available --id-name-only` output: `<id> <name>` lines.

@@ -18,6 +18,9 @@ import SharePOSIX
 /// and by default the desktop's Public Share folder (`XDG_PUBLICSHARE_DIR` in
 /// `$XDG_CONFIG_HOME/user-dirs.dirs`), else `~/Public`. It is created when missing.
 ///
+/// The folders saved to last are its direct targets (``ShareTargets``): the sheet offers them
+/// first, and one chosen is where the items go, without the compose sheet asking.
+///
 /// A name that is taken gets a number: `photo (2).png` (see ``FileNames/numbered(_:_:)``). Each
 /// file is copied to a hidden temporary name in the folder, flushed to disk, then given its name
 /// with `link(2)`, which fails rather than replace anything; where the file system has no hard
@@ -33,13 +36,50 @@ public struct SaveToFolderService: ShareExtension {
     guard !content.isEmpty else { throw ShareError("Nothing to save: no files, links or texts were shared") }
     let sources = try FolderSaver.sources(for: content)
     let folder = try Self.destination(
-      chosen: context.composition?.configuration["folder"], environment: environment)
+      chosen: context.target?.identifier ?? context.composition?.configuration["folder"],
+      environment: environment)
     let saver = FolderSaver(folder: folder, displayFolder: environment.abbreviated(folder)) {
       fraction, message in
       context.setProgress(fraction, message: message)
     }
     let saved = try saver.save(sources)
+    // The targets follow what was saved; failing to publish them fails nothing that was saved.
+    try? Self.publishRecent(folder, environment: environment)
     context.completeRequest(returningItems: [ExtensionItem(attachments: saved)])
+  }
+
+  /// How many folders saved to are offered.
+  static let recentFolders = 4
+
+  /// Puts `folder` first among the published targets, the ones before it after, at most
+  /// ``recentFolders``. A folder whose path is not UTF-8 is not one a target can name.
+  static func publishRecent(_ folder: FilePath, environment: ServiceEnvironment) throws {
+    guard let path = folder.string else { return }
+    let published = DirectTargetStore.read(environment: environment, service: identifier)
+    // Folders gone since are no targets any more.
+    let earlier = published.filter {
+      $0.identifier != path && (try? FileSystem.status(Array($0.identifier.utf8)))?.kind == .directory
+    }
+    let name = String(decoding: folder.lastComponent, as: UTF8.self)
+    let this = ShareTarget(
+      identifier: path, title: name.isEmpty ? path : name, subtitle: environment.abbreviated(folder),
+      iconName: "folder")
+    try ShareTargets.publish(Array(([this] + earlier).prefix(recentFolders)), forService: identifier)
+  }
+}
+
+/// The targets a bundled service published before, read back as ShareKit's.
+enum DirectTargetStore {
+  static func read(environment: ServiceEnvironment, service: String) -> [ShareTarget] {
+    let file = environment.stateHome.appending(DirectTargetsFile.folder).appending(service + ".json")
+    guard
+      let bytes = FileSystem.contents(ofRegularFile: file.bytes, maximumSize: DirectTargetsFile.maximumSize)
+    else { return [] }
+    return DirectTargetsFile(parsing: bytes).targets.map {
+      ShareTarget(
+        identifier: $0.id, title: $0.title, subtitle: $0.subtitle, iconName: $0.icon,
+        contentTypes: $0.contentTypes)
+    }
   }
 }
 

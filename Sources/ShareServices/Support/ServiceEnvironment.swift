@@ -43,6 +43,11 @@ struct ServiceEnvironment: Sendable {
     absolute("XDG_CONFIG_HOME") ?? home.appending(".config")
   }
 
+  /// `$XDG_STATE_HOME`, by default `~/.local/state`.
+  var stateHome: FilePath {
+    absolute("XDG_STATE_HOME") ?? home.appending(".local/state")
+  }
+
   /// `$XDG_CACHE_HOME`, by default `~/.cache`.
   var cacheHome: FilePath {
     absolute("XDG_CACHE_HOME") ?? home.appending(".cache")

@@ -135,3 +135,22 @@ extension Widget {
     set { gtk_widget_set_can_target(widget, newValue.gboolean) }
   }
 }
+
+/// An on/off switch (`GtkSwitch`), for a setting; give it an accessible label.
+public final class Switch: Widget {
+  public init(isActive: Bool = false) {
+    super.init(gtk_switch_new())
+    gtk_switch_set_active(cast(widget), isActive.gboolean)
+  }
+
+  public var isActive: Bool {
+    get { gtk_switch_get_active(cast(widget)) != 0 }
+    set { gtk_switch_set_active(cast(widget), newValue.gboolean) }
+  }
+
+  /// Calls `handler` when the switch turns on or off, by the user or by ``isActive``.
+  public func onToggled(_ handler: @escaping @MainActor () -> Void) {
+    // `notify` hands its handler the property's spec, as a one-object signal does.
+    connectObject(raw(widget), "notify::active") { _ in handler() }
+  }
+}

@@ -31,6 +31,9 @@ Steps, run in order; the first that fails stops the sheet and ends the driver wi
   wait-label TEXT        wait until a label whose text contains TEXT appears
   wait-image NAME        wait until an image named NAME appears (a thumbnail: "Preview")
   actions                print `actions: ["Name", ...]`, the push buttons of the row named "Actions"
+  suggestions            print `suggestions: ["Name", ...]`, the push buttons of the row named
+                         "Suggestions" (the direct targets), in order; [] when there is none
+  toggle NAME            activate the switch or toggle button named NAME
   clipboard              print `clipboard: TEXT`, the text on the display's clipboard (xclip)
   wait-gone              wait until the sheet has no window (on the accessibility bus and on X)
   kill-command           with --launch: kill COMMAND (SIGKILL), as a caller that goes away
@@ -185,6 +188,24 @@ def action_names(app):
     return [b.name for b in descendants(rows[0], lambda n: role_is(n, pyatspi.ROLE_PUSH_BUTTON))]
 
 
+def suggestion_names(app):
+    """The names of the direct targets' buttons, in order; [] without a row of them."""
+    rows = descendants(app, lambda n: (n.name or "") == "Suggestions" and not role_is(n, pyatspi.ROLE_LABEL)
+                       and not role_is(n, pyatspi.ROLE_TOGGLE_BUTTON) and n.childCount > 0)
+    if not rows:
+        return []
+    return [b.name for b in descendants(rows[0], lambda n: role_is(n, pyatspi.ROLE_PUSH_BUTTON))]
+
+
+def toggle(app, name):
+    """A switch or toggle button named NAME."""
+    roles = [pyatspi.ROLE_TOGGLE_BUTTON, pyatspi.ROLE_CHECK_BOX]
+    if hasattr(pyatspi, "ROLE_SWITCH"):
+        roles.append(pyatspi.ROLE_SWITCH)
+    matches = descendants(app, lambda n: any(role_is(n, r) for r in roles) and n.name == name)
+    return matches[0] if matches else None
+
+
 def sheet_process_alive():
     if SHEET is not None:
         return SHEET.poll() is None
@@ -274,6 +295,14 @@ def run_steps(app, steps):
         elif step == "actions":
             names = wait_for("the row of actions", lambda: settled(lambda: action_names(app)))
             print("actions: " + json.dumps(names), flush=True)
+        elif step == "suggestions":
+            names = wait_for("the row of suggestions", lambda: settled(lambda: suggestion_names(app)))
+            print("suggestions: " + json.dumps(names), flush=True)
+        elif step == "toggle":
+            name = argument()
+            target = wait_for(f"a switch named {name!r}", lambda: toggle(app, name))
+            target.queryAction().doAction(0)
+            time.sleep(0.2)
         elif step == "clipboard":
             text = subprocess.run(["xclip", "-o", "-selection", "clipboard"], capture_output=True,
                                   text=True, timeout=10).stdout

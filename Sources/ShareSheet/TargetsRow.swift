@@ -1,0 +1,114 @@
+import ShareCore
+import ShareGtk
+
+/// The row of direct targets above the services, as phones' share sheets open on the people and
+/// devices one shares with: each target a service published (a paired phone, a folder saved to
+/// lately) that takes the items, a button named by its title and subtitle. Ordered as services
+/// are (the service's pin, then how much the target was used); they follow the search; edit mode
+/// and the suggestions switch leave the row aside.
+@MainActor
+final class TargetsRow {
+  /// The heading and the row; shown only when a target is offered.
+  let container = Box(.vertical, spacing: 6)
+  /// The buttons, named "Suggestions" for assistive technologies.
+  let row = Box(.horizontal, spacing: 6)
+  private(set) var targets: [Target] = []
+
+  /// The most targets shown: a row, not a second list.
+  static let maximumShown = 6
+
+  /// One target's button.
+  struct Target {
+    let service: ShareService
+    let target: DirectTarget
+    let button: Button
+  }
+
+  init(text: SheetText) {
+    container.setMargins(top: 0, bottom: 6, start: 18, end: 18)
+    let heading = Label(text("Suggestions"))
+    heading.horizontalPosition = 0
+    heading.addStyleClass("heading")
+    heading.addStyleClass("dim-label")
+    row.setAccessibleLabel(text("Suggestions"))
+    container.append(heading)
+    container.append(row)
+    container.isVisible = false
+  }
+
+  /// Makes a button for each of `targets`, in order; `choose` runs the one activated.
+  func set(
+    _ targets: [(service: ShareService, target: DirectTarget)], iconTextures: [String: Texture],
+    choose: @escaping @MainActor (String, DirectTarget) -> Void
+  ) {
+    for target in self.targets { row.remove(target.button) }
+    self.targets = targets.prefix(Self.maximumShown).map { service, target in
+      let content = Box(.vertical, spacing: 2)
+      // The target's own icon, else its service's; the service's badge tells whose it is.
+      let icon =
+        target.icon.map {
+          Image(iconNames: Self.fallbacks($0) + ServiceRowView.iconNames(for: service.icon), pixelSize: 32)
+        }
+        ?? iconTextures[service.id].map { Image(texture: $0, pixelSize: 32) }
+        ?? Image(iconNames: ServiceRowView.iconNames(for: service.icon), pixelSize: 32)
+      content.append(icon)
+      let title = Label(target.title)
+      title.addStyleClass("caption")
+      title.ellipsizeAtEnd()
+      title.setWidthInCharacters(10)
+      content.append(title)
+      // Every button the same height, with or without a subtitle: nothing moves once shown.
+      let subtitle = Label(target.subtitle ?? service.name)
+      subtitle.addStyleClass("caption")
+      subtitle.addStyleClass("dim-label")
+      subtitle.ellipsizeAtEnd()
+      subtitle.setWidthInCharacters(10)
+      content.append(subtitle)
+      let button = Button(content: content)
+      button.addStyleClass("flat")
+      button.addStyleClass("target")
+      button.setAccessibleLabel(target.accessibleName)
+      button.tooltip = "\(target.accessibleName) — \(service.name)"
+      button.onClick { choose(service.id, target) }
+      row.append(button)
+      return Target(service: service, target: target, button: button)
+    }
+  }
+
+  /// `name` and the names it shortens to, as icon themes fall back: `computer-laptop`, then
+  /// `computer` (Adwaita has no laptop).
+  static func fallbacks(_ name: String) -> [String] {
+    var names = [name]
+    var rest = Substring(name)
+    while let dash = rest.lastIndex(of: "-") {
+      rest = rest[..<dash]
+      names.append(String(rest))
+    }
+    return names
+  }
+
+  /// Shows the targets `query` finds (by title, subtitle or service), none in edit mode or with
+  /// suggestions off.
+  func filter(query: String, editing: Bool, enabled: Bool) {
+    let words = query.lowercased().split(whereSeparator: \.isWhitespace)
+    for target in targets {
+      let text = [target.target.title, target.target.subtitle ?? "", target.service.name].joined(
+        separator: " "
+      )
+      .lowercased()
+      let shown = enabled && !editing && words.allSatisfy { text.contains($0) }
+      target.button.isVisible = shown
+      target.button.setAccessibilityHidden(!shown)
+    }
+    container.isVisible = visible.first != nil
+    container.setAccessibilityHidden(!container.isVisible)
+  }
+
+  /// The targets shown, in order.
+  var visible: [Target] { targets.filter { $0.button.isVisible } }
+
+  /// The row's style, over libadwaita's and the picker's.
+  static let css = """
+    button.target { padding: 6px 4px; }
+    """
+}
