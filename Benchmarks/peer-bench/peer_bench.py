@@ -6,7 +6,9 @@
 
 Builds or finds Contractor with ../shared/peers/build-contractor (or $CONTRACTOR, a built binary),
 makes a throw-away HOME/XDG tree holding the same 200 services twice (xdg-share bundles whose
-predicates take exactly the MIME types a .contract lists), starts one private dbus-daemon, both
+predicates take exactly the MIME types a .contract lists; a third of those taking a PNG also take
+any image, `image/*` in the .contract, by its parent in the predicate), starts one private
+dbus-daemon, both
 services and measures them with this one python3-dbus client: service CPU from
 /proc/PID/task/*/schedstat around the calls, wall as the client's round trip (the services take
 turns in ten rounds, so that the machine's load falls on each alike). Every case checks
@@ -17,8 +19,9 @@ The floors, measured in the same run: query_floor.c, compiled here with cc again
 calls doing only what any service must (libdbus receives and validates the message, the items
 are walked and checked, a bare stat() of each file given without a type) and replies with a copy
 of the very reply we give. Its CPU is the floor of our CPU, its wall the floor of our wall (a
-Ping carrying the same request and reply). Without cc or libdbus-1's headers the floors are
-left out, saying why.
+Ping carrying the same request and reply). A second one answers with our reply to an image
+type never seen, for that case's floor. Without cc or libdbus-1's headers the floors are left
+out, saying why.
 """
 
 import os
@@ -73,6 +76,15 @@ def types_of(index):
     return sorted(set(chosen))
 
 
+def takes_any_image(index):
+    """Whether service `index` also takes any image, by the parent: one in three, all of them
+    services that take a PNG already, so that every other case's answers stay as they were. The
+    predicate asks `UTI-CONFORMS-TO "image/*"` for half of them and `"public.image"` for the
+    other half (a rule author writes either); the .contract lists `image/*`, which GIO's
+    g_content_type_is_a gives every `image/...` subtype, known or not, as TypeSystem gives both."""
+    return index % 3 == 0
+
+
 def write_services(root):
     bundles = os.path.join(root, "data", "xdg-share", "extensions")
     contracts = os.path.join(root, "data", "contractor")
@@ -82,6 +94,11 @@ def write_services(root):
         ident = "org.bench.peer%03d" % index
         types = types_of(index)
         alternatives = " OR ".join('ANY $a.registeredTypeIdentifiers UTI-EQUALS "%s"' % t for t in types)
+        listed = types
+        if takes_any_image(index):
+            parent = "image/*" if index % 2 == 0 else "public.image"
+            alternatives += ' OR ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO "%s"' % parent
+            listed = types + ["image/*"]
         rule = ("SUBQUERY(extensionItems, $e, SUBQUERY($e.attachments, $a, %s).@count"
                 " == $e.attachments.@count AND $e.attachments.@count >= 1).@count == 1") % alternatives
         rule = rule.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
@@ -106,10 +123,11 @@ def write_services(root):
         os.chmod(program, 0o755)
         with open(os.path.join(contracts, ident + ".contract"), "w") as f:
             f.write(f"[Contractor Entry]\nName=Peer {index}\nIcon=document-send\n"
-                    f"Description=Service {index}\nMimeType={';'.join(types)};\nExec=true %F\n")
+                    f"Description=Service {index}\nMimeType={';'.join(listed)};\nExec=true %F\n")
 
 
 FLOOR_NAME = "org.xdgshare.QueryFloor"
+FLOOR_IMAGE_NAME = "org.xdgshare.QueryFloor.Image"
 
 
 def build_floor(root):
@@ -251,17 +269,29 @@ def main():
         many_items = [path_item(p) for p in many]
         many_typed = [path_item(p, "image/png") for p in many]
         unseen = lambda n: [path_item(f"{files}/x{n}.bin", f"application/x-peer-bench-{n}")]
+        # A PNG given a subtype of image/ that no one has seen (nor shared-mime-info lists): only
+        # the rules that take any image accept it. Numbers from 10**6 on, apart from the checks'.
+        new_image = lambda n: f"image/x-new-{n + 10**6}"
+        unseen_image = lambda n: [path_item(png, new_image(n))]
         checks = [("one PNG", query(one), contracts(["image/png"])),
                   ("1,000 PNGs", query(many_items), contracts(["image/png"] * MANY)),
                   ("1,000 PNGs typed", query(many_typed), contracts(["image/png"] * MANY)),
-                  ("unseen type", query(unseen(-1)), contracts(["application/x-peer-bench--1"]))]
+                  ("unseen type", query(unseen(-1)), contracts(["application/x-peer-bench--1"])),
+                  ("unseen image type", query(unseen_image(-1)), contracts([new_image(-1)])),
+                  ("unseen image type, again", query(unseen_image(-2)), contracts([new_image(-2)]))]
         for label, a, b in checks:
             if a != b:
                 print(f"peer-bench: answers differ for {label}: ours {len(a)}, peer {len(b)}, "
                       f"only ours {sorted(a - b)[:5]}, only peer {sorted(b - a)[:5]}")
                 return 1
         accepted = len(checks[0][1])
-        floor = None
+        accepted_image = len(checks[4][1])
+        expected_image = {"org.bench.peer%03d" % i for i in range(SERVICES) if takes_any_image(i)}
+        if checks[4][1] != expected_image or checks[3][1]:
+            print(f"peer-bench: an unseen image type is accepted by {accepted_image} services, not the "
+                  f"{len(expected_image)} that take any image (or an unseen type by some)")
+            return 1
+        floor = floor_image = None
         if floor_binary:
             reply = [dict(d) for d in full_query(one)]
             write_reply(os.path.join(root, "reply"), reply)
@@ -273,29 +303,51 @@ def main():
             if not connection.name_has_owner(FLOOR_NAME):
                 print("peer-bench: the query floor did not start")
                 return 1
-            for label, items in [("one PNG", one), ("1,000 PNGs", many_items), ("1,000 PNGs typed", many_typed)]:
-                if [dict(d) for d in full_query(items, name=FLOOR_NAME)] != [dict(d) for d in full_query(items)]:
+            # The same floor answering with our reply to an image type never seen.
+            reply = [dict(d) for d in full_query(unseen_image(-3))]
+            write_reply(os.path.join(root, "reply-image"), reply)
+            floor_image = subprocess.Popen([floor_binary, FLOOR_IMAGE_NAME, os.path.join(root, "reply-image")],
+                                           env=env)
+            children.append(floor_image)
+            deadline = time.time() + 10
+            while (time.time() < deadline and floor_image.poll() is None
+                   and not connection.name_has_owner(FLOOR_IMAGE_NAME)):
+                time.sleep(0.02)
+            if not connection.name_has_owner(FLOOR_IMAGE_NAME):
+                print("peer-bench: the query floor for an unseen image type did not start")
+                return 1
+            for label, items, name in [("one PNG", one, FLOOR_NAME), ("1,000 PNGs", many_items, FLOOR_NAME),
+                                       ("1,000 PNGs typed", many_typed, FLOOR_NAME),
+                                       ("unseen image type", unseen_image(-4), FLOOR_IMAGE_NAME)]:
+                if [dict(d) for d in full_query(items, name=name)] != [dict(d) for d in full_query(items)]:
                     print(f"peer-bench: the floor's reply differs from ours for {label}")
                     return 1
         big = max(50, calls // 5)
-        floor_query = lambda items: (lambda n: query(items, name=FLOOR_NAME)) if floor else None
+        # Each floor call with the process whose CPU it costs.
+        floor_query = lambda items: (floor.pid, lambda n: query(items, name=FLOOR_NAME)) if floor else None
         rows = [
             ("Peer.Ping (floor: the transport)", calls,
              lambda n: ping("org.elementary.Contractor", "/org/elementary/contractor"),
              lambda n: ping("org.xdgshare.Share", "/org/xdgshare/Share"),
-             (lambda n: ping(FLOOR_NAME, "/org/xdgshare/Share")) if floor else None),
+             (floor.pid, lambda n: ping(FLOOR_NAME, "/org/xdgshare/Share")) if floor else None),
             ("one PNG", calls, lambda n: contracts(["image/png"]), lambda n: query(one), floor_query(one)),
             ("one PNG, ours with fields [\"id\"]", calls, lambda n: contracts(["image/png"]),
              lambda n: query(one, ["id"]), None),
             ("a type never seen before, each call", calls,
              lambda n: contracts([f"application/x-peer-bench-{n}"]), lambda n: query(unseen(n)), None),
+            # measure() makes call 0 (to warm up), then 1..calls, each once per service: no service
+            # is asked about one new_image(n) twice, nor about one the checks above asked.
+            ("one PNG typed image/x-new-N never seen, each call (by the parent)", calls,
+             lambda n: contracts([new_image(n)]), lambda n: query(unseen_image(n)),
+             (floor_image.pid, lambda n: query(unseen_image(n), name=FLOOR_IMAGE_NAME)) if floor else None),
             ("1,000 PNGs (peer given 1,000 × image/png)", big,
              lambda n: contracts(["image/png"] * MANY), lambda n: query(many_items), floor_query(many_items)),
             ("1,000 PNGs, each with its mime-type given", big,
              lambda n: contracts(["image/png"] * MANY), lambda n: query(many_typed), floor_query(many_typed)),
         ]
         load = os.getloadavg()[0]
-        print(f"# peer-bench: {SERVICES} services, {accepted} accept a PNG; answers equal in every case")
+        print(f"# peer-bench: {SERVICES} services, {accepted} accept a PNG, {accepted_image} an image type "
+              "never seen; answers equal in every case")
         print(f"xdg-share: {binary}\nContractor: {contractor}\nload average at start: {load:.2f}"
               + (" (the machine was loaded)" if load >= 1 else "") + "\n")
         if not floor:
@@ -305,7 +357,7 @@ def main():
         print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
         figures = {}
         for label, count, peer_call, our_call, floor_call in rows:
-            services = [(peer.pid, peer_call), (ours.pid, our_call)] + ([(floor.pid, floor_call)] if floor_call else [])
+            services = [(peer.pid, peer_call), (ours.pid, our_call)] + ([floor_call] if floor_call else [])
             measured = measure(services, count)
             (peer_cpu, peer_wall), (our_cpu, our_wall) = measured[0], measured[1]
             floor_cpu, floor_wall = measured[2] if floor_call else (None, None)
@@ -326,11 +378,13 @@ def main():
 
 
 def print_targets(figures, rows, with_floors):
-    """Issue 12's targets as ratios of this run's figures."""
-    one, unseen, many, typed = rows[1][0], rows[3][0], rows[4][0], rows[5][0]
+    """Issue 12's targets, and issue 27's, as ratios of this run's figures."""
+    one, unseen, unseen_image, many, typed = rows[1][0], rows[3][0], rows[4][0], rows[5][0], rows[6][0]
     targets = [
         ("service CPU, one PNG, ours / Contractor", figures[one][1] / figures[one][0], 0.1),
         ("service CPU, a type never seen, ours / Contractor", figures[unseen][1] / figures[unseen][0], 0.25),
+        ("service CPU, an image type never seen (issue 27), ours / Contractor",
+         figures[unseen_image][1] / figures[unseen_image][0], 0.25),
     ]
     if with_floors:
         targets += [

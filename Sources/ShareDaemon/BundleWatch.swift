@@ -47,41 +47,67 @@ final class BundleWatch {
     return true
   }
 
-  /// Watches every extensions folder of `paths`, each bundle in them, and for a folder that does
-  /// not exist yet its nearest existing parent, so that creating it is noticed.
+  /// Watches every extensions folder of `paths`, each bundle in them, the settings folder and
+  /// the folder of direct targets; for a folder that does not exist yet, its nearest existing
+  /// parent, for the entry that leads to it only (a home folder changes all the time).
   /// Returns whether a folder is watched that was not before.
   @discardableResult
   func watchFolders(of paths: SearchPaths) -> Bool {
     // By bytes, as the registry reads them: a folder whose name is not UTF-8 is watched too.
     let files = SystemBundleFiles()
-    var folders: Set<[UInt8]> = []
-    for directory in paths.extensionDirectoryLocations {
-      var existing = directory
+    var whole: Set<[UInt8]> = []
+    // Parents of folders not made yet, with the names that lead to them.
+    var parents: [[UInt8]: Set<[UInt8]>] = [:]
+    func want(_ folder: FilePath) {
+      var existing = folder
+      var next: [UInt8]?
       while files.kind(of: existing) == nil, existing.bytes != [UInt8(ascii: "/")] {
+        next = Self.name(of: existing)
         existing = Self.parent(of: existing)
       }
-      folders.insert(existing.bytes)
-      guard existing == directory else { continue }
+      if let next { parents[existing.bytes, default: []].insert(next) } else { whole.insert(existing.bytes) }
+    }
+    for directory in paths.extensionDirectoryLocations {
+      want(directory)
+      guard files.kind(of: directory) != nil else { continue }
       for bundle in ServiceRegistry.bundles(in: directory, files: files) {
-        folders.insert(bundle.bytes)
+        whole.insert(bundle.bytes)
         for inner in files.entries(ofDirectory: bundle) ?? []
         where inner.reversed().starts(with: ".lproj".utf8.reversed()) {
-          folders.insert(bundle.bytes + [UInt8(ascii: "/")] + inner)
+          whole.insert(bundle.bytes + [UInt8(ascii: "/")] + inner)
         }
       }
     }
-    folders.insert(paths.configHomeLocation.bytes + Array("/xdg-share".utf8))
+    want(FilePath(bytes: paths.configHomeLocation.bytes + Array("/xdg-share".utf8)))
     // The services' direct targets, published whenever they change.
-    var targets = DirectTargetStore(paths: paths).folder
-    while files.kind(of: targets) == nil, targets.bytes != [UInt8(ascii: "/")] {
-      targets = Self.parent(of: targets)
+    want(DirectTargetStore(paths: paths).folder)
+    var wanted: [[UInt8]: Set<[UInt8]>?] = [:]
+    for (folder, names) in parents { wanted[folder] = .some(names) }
+    // A folder watched whole counts every entry, the ones leading to missing folders too.
+    for folder in whole { wanted[folder] = .some(nil) }
+    // What was asked for, not what the kernel took: a folder that cannot be watched (gone
+    // between the look and the watch, or not ours to read) must not look new at every reload.
+    guard wanted != lastWanted else { return false }
+    let added = wanted.contains { folder, names in
+      guard let before = lastWanted[folder] else { return true }
+      guard let names else { return before != nil }
+      return before.map { !names.isSubset(of: $0) } ?? false
     }
-    folders.insert(targets.bytes)
-    guard folders != watcher.paths else { return false }
-    let added = !folders.subtracting(watcher.paths).isEmpty
+    lastWanted = wanted
     watcher.removeAll()
-    for folder in folders.sorted(by: { $0.lexicographicallyPrecedes($1) }) { watcher.watch(folder) }
+    for (folder, names) in wanted.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+      watcher.watch(folder, names: names)
+    }
     return added
+  }
+
+  /// What ``watchFolders(of:)`` asked for last: by folder, the names that count (nil: all).
+  private var lastWanted: [[UInt8]: Set<[UInt8]>?] = [:]
+
+  /// `/a/b` → `b`.
+  private static func name(of path: FilePath) -> [UInt8] {
+    guard let slash = path.bytes.lastIndex(of: UInt8(ascii: "/")) else { return path.bytes }
+    return Array(path.bytes[(slash + 1)...])
   }
 
   /// `/a/b` → `/a`, `/a` → `/`.

@@ -12,7 +12,10 @@ struct QueryAnswers {
   /// The direct targets the services published, by service; none when the user turned
   /// suggestions off. Read again with the services (the daemon watches their folder).
   private var targets: [String: [DirectTarget]] = [:]
-  private var cache: ReplyCache
+  private var cache: ReplyCache<String>
+  /// The same replies by what they list, for selections whose shape is new; a quarter of the
+  /// cache's bytes.
+  private var answers: ReplyCache<AnswerKey>
   /// GIO's guesses for files, kept across reloads (they do not depend on the services); a
   /// quarter of the reply cache's bytes.
   let detection: DetectionMemo
@@ -22,6 +25,7 @@ struct QueryAnswers {
 
   init(catalog: ServiceCatalog, cacheCapacity: Int) {
     cache = ReplyCache(capacity: cacheCapacity)
+    answers = ReplyCache(capacity: cacheCapacity / 4)
     detection = DetectionMemo(capacity: cacheCapacity / 4)
     rebuild(from: catalog)
   }
@@ -29,6 +33,7 @@ struct QueryAnswers {
   /// Starts over from `catalog`'s services.
   mutating func rebuild(from catalog: ServiceCatalog) {
     cache.removeAll()
+    answers.removeAll()
     everyService = catalog.offered
     targets = catalog.settings.suggestions ? catalog.directTargetStore.targets(of: catalog.offered) : [:]
     dictionaries = Dictionary(
@@ -47,7 +52,7 @@ struct QueryAnswers {
     // No selection is the shape "\u{1}", which none has.
     let key = Self.cacheKey(shape: "\u{1}", fields: nil)
     if let template = cache[key] { return message.replyCopying(template) }
-    return reply(message, listing: everyService, key: key, cacheable: true, fields: nil)
+    return reply(message, listing: everyService, keys: [key], fields: nil)
   }
 
   mutating func queryItems(_ message: DBusMessage, catalog: ServiceCatalog, caller: Caller) throws(BusError)
@@ -68,23 +73,32 @@ struct QueryAnswers {
     let (shape, cacheable) = Self.shape(of: selection.attachments)
     let key = Self.cacheKey(shape: shape, fields: fields)
     if let template = cache[key] { return message.replyCopying(template) }
-    let match = catalog.match(selection)
-    let services = match.services
+    let activation = ActivationSelection(attachments: selection.attachments, types: catalog.types)
+    let positions = catalog.acceptingPositions(activation)
+    // An empty answer costs nothing to build again; keeping one per type never seen (a new one
+    // on each call, as file managers' odd files come) would only churn the cache.
+    guard !positions.isEmpty else { return reply(message, listing: [], keys: [], fields: fields) }
     // Each service's targets that take the items: what they take is told by the selection's
     // types alone, so the answer is kept under its shape as the rest is.
     var accepting: [String: [DirectTarget]] = [:]
     if !targets.isEmpty, fields?.contains("targets") ?? true {
-      for service in services {
-        guard let published = targets[service.id] else { continue }
-        let taking = published.filter { $0.accepts(match.activation) }
-        if !taking.isEmpty { accepting[service.id] = taking }
+      for position in positions {
+        let id = catalog.offered[position].id
+        guard let published = targets[id] else { continue }
+        let taking = published.filter { $0.accepts(activation) }
+        if !taking.isEmpty { accepting[id] = taking }
       }
     }
-    // An empty answer costs nothing to build again; keeping one per type never seen (a new one
-    // on each call, as file managers' odd files come) would only churn the cache.
+    // Selections of many shapes get one answer (every image type never seen, by `image/*`), and
+    // building it is most of the call: a reply is kept under what it lists too. A shape met this
+    // way is not kept, so that a new type on each call does not push out the answers in use.
+    let answer = AnswerKey(
+      positions: positions, fields: fields,
+      targets: accepting.isEmpty ? [] : positions.map { accepting[catalog.offered[$0].id]?.map(\.id) ?? [] })
+    if let template = answers[answer] { return message.replyCopying(template) }
     return reply(
-      message, listing: services, key: key, cacheable: cacheable && !services.isEmpty, fields: fields,
-      targets: accepting)
+      message, listing: positions.map { catalog.offered[$0] }, keys: cacheable ? [key] : [], answer: answer,
+      fields: fields, targets: accepting)
   }
 
   /// What rules see of a selection (each attachment's kind and identifiers, and any text), which
@@ -161,11 +175,11 @@ struct QueryAnswers {
     shape + "\u{2}" + (fields?.joined(separator: ",") ?? "*")
   }
 
-  /// The reply listing `services`, each as its dictionary cut down to `fields`, kept under `key`
-  /// when `cacheable`.
+  /// The reply listing `services`, each as its dictionary cut down to `fields`, kept under each
+  /// of `keys` and under `answer`.
   private mutating func reply(
-    _ message: DBusMessage, listing services: [ShareService], key: String, cacheable: Bool, fields: [String]?,
-    targets: [String: [DirectTarget]] = [:]
+    _ message: DBusMessage, listing services: [ShareService], keys: [String], answer: AnswerKey? = nil,
+    fields: [String]?, targets: [String: [DirectTarget]] = [:]
   ) -> DBusMessage {
     let dictionaries = services.compactMap { service -> DBusValue? in
       guard var entries = self.dictionaries[service.id] else { return nil }
@@ -174,8 +188,25 @@ struct QueryAnswers {
       return .vardict(entries)
     }
     let reply = message.reply([.array(elementSignature: "a{sv}", dictionaries)])
-    guard cacheable else { return reply }
-    cache.insert(reply, for: key)
+    guard !keys.isEmpty || answer != nil else { return reply }
+    // A reply sent is sealed with its serial: what is kept is the one built, and a copy goes out.
+    for key in keys { cache.insert(reply, for: key, keyBytes: key.utf8.count) }
+    if let answer { answers.insert(reply, for: answer, keyBytes: answer.byteCount) }
     return message.replyCopying(reply)
+  }
+}
+
+/// What a `QueryItems` reply lists: the offered services by position (the answers are dropped
+/// at each reload), the identifiers of each one's targets that take the items (none at all when
+/// no target does), and the fields asked for.
+struct AnswerKey: Hashable {
+  var positions: [Int]
+  var fields: [String]?
+  var targets: [[String]]
+
+  /// Roughly what the key holds, for the cache's bound.
+  var byteCount: Int {
+    positions.count * 8 + (fields?.reduce(0) { $0 + $1.utf8.count } ?? 0)
+      + targets.reduce(0) { $0 + $1.reduce(8) { $0 + $1.utf8.count } }
   }
 }

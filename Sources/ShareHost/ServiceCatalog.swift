@@ -148,6 +148,13 @@ public struct ServiceCatalog: Sendable {
       services: offeredRules.accepting(activation).map { offered[$0] })
   }
 
+  /// The positions in ``offered`` of the services whose rules accept `activation`, in order:
+  /// what ``match(_:)`` lists, for a caller that needs the services only now and then (the D-Bus
+  /// service, whose replies are kept by what they list).
+  public func acceptingPositions(_ activation: ActivationSelection) -> [Int] {
+    offeredRules.accepting(activation)
+  }
+
   /// Which offered services accept `items`, together with what was built on the way.
   public func match(
     _ items: [RequestedItem], inspector: some FileInspector

@@ -41,8 +41,6 @@ import Testing
     ).write(into: desktop.systemExtensions)
   }
 
-  /// Starts the service (not by activation) and waits until it owns its name.
-
   func call(_ client: BusConnection, _ member: String, _ arguments: [DBusValue]) throws -> DBusMessage {
     let message = DBusMessage.methodCall(
       destination: "org.xdgshare.Share", path: "/org/xdgshare/Share", interface: "org.xdgshare.Share1",

@@ -104,6 +104,15 @@ import Testing
     // Filtered by what is shared: the club takes images only.
     #expect(try queriedTargets(client, [[("path", .bytes(png))]]) == ["jana", "club"])
     #expect(try queriedTargets(client, [[("path", .bytes(notes))]]) == ["jana"])
+    // Types never seen: the same service takes each, but not the same targets (replies are kept
+    // by what they list, and that is the targets too).
+    for (type, expected) in [
+      ("image/x-never-1", ["jana", "club"]), ("application/x-never-2", ["jana"]),
+      ("image/x-never-3", ["jana", "club"]),
+    ] {
+      #expect(
+        try queriedTargets(client, [[("path", .bytes(png)), ("mime-type", .string(type))]]) == expected)
+    }
 
     // The command line lists them too, as JSON.
     let listed = try Tool.run(["list", "--json", "--", "photo.png"], on: desktop)

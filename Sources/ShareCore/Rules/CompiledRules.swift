@@ -12,10 +12,15 @@
 /// ask it. The answers are exactly those of ``Predicate/evaluate(_:)`` and
 /// ``DictionaryRule/accepts(_:)``.
 ///
-/// Rules of one shape (see ``ProgramBuilder/shape(of:)``) are answered once per selection when
-/// none of the types they ask about is among the selection's: a type never seen before makes
-/// every type question of every rule false, and so the hundreds of services written from the
-/// same template ("every attachment is one of these types") give one answer per template.
+/// Rules of one shape (see ``ProgramBuilder/shape(of:)``) are answered once per selection for each
+/// way their type constants answer: a constant is read only through whether each of the
+/// selection's identifiers is it or conforms to it, so constants that answer alike for every
+/// identifier are interchangeable. For a PNG, `image/jpeg` and `application/pdf` answer alike
+/// (no identifier is either or conforms to either), and so do `image/*` and `public.image` (each
+/// identifier conforms to both and is neither). The hundreds of services written from the same
+/// template ("every attachment is one of these types") give one answer per template and way, not
+/// one per service: most of them name none of the selection's types, and those that take it
+/// mostly take it alike.
 public struct CompiledRules: Sendable {
   private enum Rule {
     case dictionary(DictionaryRule)
@@ -70,11 +75,13 @@ public struct CompiledRules: Sendable {
     var state = ProgramState(
       identifiers: selection.identifiers.count, constants: program.strings.count)
     let evaluator = ProgramEvaluator(program: program, selection: SelectionTables(selection))
-    // By constant: 0 not yet asked, 1 no type of the selection is or conforms to it, 2 one is.
-    var named = [UInt8](repeating: 0, count: program.strings.count)
+    var kinds = ConstantKinds(constants: program.strings.count)
     // By shape: the answer of its rules that name none of the selection's types (0 not known,
-    // 1 no, 2 yes).
+    // 1 no, 2 yes). An array, not the dictionary below: most rules are of this case.
     var answerNamingNone = [UInt8](repeating: 0, count: shapeCount)
+    // By shape and the kinds of its constants, packed (see `key`): the answer of its rules that
+    // name some of the selection's types.
+    var answerByKinds: [Int: Bool] = [:]
     var accepted: [Int] = []
     for index in rules.indices {
       let accepts: Bool
@@ -84,15 +91,28 @@ public struct CompiledRules: Sendable {
       case .predicate(let root, nil, _):
         accepts = evaluator.holds(root, &state)
       case .predicate(let root, let shape?, let constants):
-        let namesNone = typeConstants[constants].allSatisfy { constant in
-          if named[constant] == 0 { named[constant] = evaluator.namesAnyType(constant, &state) ? 2 : 1 }
-          return named[constant] == 1
+        // The shape in the high bits, each constant's kind in four bits from the lowest; nil
+        // when they do not fit (a shape past 32,767, more than 12 constants) or when a
+        // constant's answers were not told apart from others'.
+        var key: Int? = shape < 1 << 15 && constants.count <= 12 ? shape << 48 : nil
+        var namesNone = true
+        for (position, constant) in typeConstants[constants].enumerated() {
+          let kind = kinds.kind(of: constant, evaluator, &state)
+          if kind != ConstantKinds.namesNone { namesNone = false }
+          key = kind == ConstantKinds.unshared ? nil : key.map { $0 | Int(kind) << (4 * position) }
         }
-        if namesNone, answerNamingNone[shape] != 0 {
+        if namesNone {
+          if answerNamingNone[shape] == 0 { answerNamingNone[shape] = evaluator.holds(root, &state) ? 2 : 1 }
           accepts = answerNamingNone[shape] == 2
+        } else if let key {
+          if let known = answerByKinds[key] {
+            accepts = known
+          } else {
+            accepts = evaluator.holds(root, &state)
+            answerByKinds[key] = accepts
+          }
         } else {
           accepts = evaluator.holds(root, &state)
-          if namesNone { answerNamingNone[shape] = accepts ? 2 : 1 }
         }
       }
       if accepts { accepted.append(index) }
@@ -286,6 +306,48 @@ private struct ProgramBuilder {
     }
     visit(root)
     return (shape, constants)
+  }
+}
+
+/// The string constants of type questions sorted by how they answer for one selection: two
+/// constants of one kind give the same answer to every type question about any of the selection's
+/// identifiers, and so any rule answers alike with one in place of the other.
+private struct ConstantKinds {
+  /// The kind of the constants that no identifier of the selection is or conforms to.
+  static let namesNone: UInt8 = 1
+  /// The kind of a constant whose answers were not told apart from others' (a selection of more
+  /// than 32 identifiers, or more than 14 ways of answering): its rules are evaluated each.
+  static let unshared: UInt8 = 0xFF
+
+  /// By constant: 0 not yet asked, else its kind.
+  private var kinds: [UInt8]
+  /// The answers of kind `k` (2 to 15) are `answers[k - 2]`: two bits per identifier, whether
+  /// it is the constant and whether it conforms to it.
+  private var answers: [UInt64] = []
+
+  init(constants: Int) {
+    kinds = [UInt8](repeating: 0, count: constants)
+  }
+
+  mutating func kind(of constant: Int, _ evaluator: ProgramEvaluator, _ state: inout ProgramState) -> UInt8 {
+    if kinds[constant] != 0 { return kinds[constant] }
+    let kind: UInt8
+    if let found = evaluator.answers(constant, &state) {
+      if found == 0 {
+        kind = Self.namesNone
+      } else if let known = answers.firstIndex(of: found) {
+        kind = UInt8(known + 2)
+      } else if answers.count < 14 {
+        answers.append(found)
+        kind = UInt8(answers.count + 1)
+      } else {
+        kind = Self.unshared
+      }
+    } else {
+      kind = evaluator.namesAnyType(constant, &state) ? Self.unshared : Self.namesNone
+    }
+    kinds[constant] = kind
+    return kind
   }
 }
 
@@ -601,6 +663,19 @@ private struct ProgramEvaluator {
     (0..<selection.identifierCount).contains {
       sameAs($0, constant, &state) || conforms($0, constant, &state)
     }
+  }
+
+  /// Every answer a type question can get about string constant `constant`, two bits per type
+  /// identifier of the selection (whether it is the constant, whether it conforms to it); nil
+  /// for a selection of more than 32 identifiers, which do not fit.
+  func answers(_ constant: Int, _ state: inout ProgramState) -> UInt64? {
+    guard selection.identifierCount <= 32 else { return nil }
+    var found: UInt64 = 0
+    for identifier in 0..<selection.identifierCount {
+      if sameAs(identifier, constant, &state) { found |= 1 << (2 * identifier) }
+      if conforms(identifier, constant, &state) { found |= 2 << (2 * identifier) }
+    }
+    return found
   }
 
   private func conforms(_ identifier: Int, _ constant: Int, _ state: inout ProgramState) -> Bool {

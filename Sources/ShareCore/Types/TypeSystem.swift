@@ -10,6 +10,10 @@ public struct TypeSystem: Sendable {
   private let closures = BoundedCache<Set<String>>(valueCost: { TypeSystem.cost(of: $0) })
   /// Identifiers by MIME type, for the same reason.
   private let identifiersByMIMEType = BoundedCache<[String]>(valueCost: { TypeSystem.cost(of: $0) })
+  /// By media type (`image`): what the closure of a MIME type neither hierarchy knows holds
+  /// besides the type itself. A caller may name a new type on every call (`image/x-new-1`,
+  /// `image/x-new-2`, …); each one's closure is this and itself (see ``closureOfUnknown(_:)``).
+  private let unknownClosures = BoundedCache<Set<String>>(valueCost: { TypeSystem.cost(of: $0) })
 
   /// What a memo's list of identifiers costs: the collection's header and each string.
   private static func cost(of identifiers: some Collection<String>) -> Int {
@@ -31,6 +35,12 @@ public struct TypeSystem: Sendable {
   /// its canonical MIME type.
   public func typeIdentifiers(forMIMEType mimeType: String) -> [String] {
     let canonical = mime.canonical(mimeType)
+    // A type without declared parents (as any type never seen) is its own only declared
+    // ancestor: what the walk below finds, without its set and arrays.
+    if mime.canonical(canonical) == canonical, mime.declaredParents(of: canonical).isEmpty {
+      let uti = table.identifier(forMIMEType: canonical) ?? fallbackIdentifier(forMediaType: canonical)
+      return [uti, canonical]
+    }
     let implicit = mime.implicitParents(of: canonical)
     let declared = mime.ancestors(of: canonical).filter { !implicit.contains($0) }
     let uti =
@@ -75,6 +85,48 @@ public struct TypeSystem: Sendable {
 
   private func computeClosure(of identifier: String) -> Set<String> {
     let start = Self.isMIMEType(identifier) ? mime.canonical(identifier) : lowercase(identifier)
+    if let closure = closureOfUnknown(start) { return closure }
+    return walk(from: start)
+  }
+
+  /// The closure of `start`, a canonical MIME type that neither hierarchy knows, from the part
+  /// its media type decides; nil for any other identifier.
+  ///
+  /// Why this is the walk's answer: the walk reads of such a type only its media type (its
+  /// wildcard, its family, its implicit parents, whether it is an `inode/…`), since it has no
+  /// declared parents, aliases, UTI or table entry, and is neither `text/plain` nor
+  /// `application/octet-stream` (which are their own ends). So `media/NUL`, which meets the same
+  /// conditions and is the name of no real type (no D-Bus string and no name in a `mime.cache`
+  /// can hold a NUL), walks alike: its closure less itself is every such type's closure less
+  /// itself.
+  private func closureOfUnknown(_ start: String) -> Set<String>? {
+    guard Self.isMIMEType(start), !start.hasSuffix("/*"), isUnknown(start),
+      let slash = start.firstIndex(of: "/")
+    else { return nil }
+    let media = String(start[..<slash])
+    var closure: Set<String>
+    if let known = unknownClosures.lookup(media) {
+      closure = known
+    } else {
+      let stand = media + "/\u{0}"
+      guard isUnknown(stand) else { return nil }
+      closure = walk(from: stand)
+      closure.remove(stand)
+      unknownClosures.store(closure, for: media)
+    }
+    closure.insert(start)
+    return closure
+  }
+
+  /// Whether the walk can learn nothing of the canonical MIME type `type` but its name.
+  private func isUnknown(_ type: String) -> Bool {
+    type != "text/plain" && type != "application/octet-stream" && mime.canonical(type) == type
+      && mime.declaredParents(of: type).isEmpty && table.identifier(forMIMEType: type) == nil
+      && table.entry(type) == nil && mime.aliases(of: type).isEmpty
+  }
+
+  /// The closure of `start` (canonical if a MIME type, lowercase if a UTI), walked.
+  private func walk(from start: String) -> Set<String> {
     var closure: Set<String> = []
     var pending = [start]
     if !Self.isMIMEType(start), let preferred = table.entry(start)?.mimeTypes.first {
