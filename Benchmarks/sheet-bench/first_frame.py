@@ -7,6 +7,8 @@ Usage (inside dbus-run-session, DISPLAY set, on a throw-away desktop):
 Each program reports the monotonic clock at its first frame (`first-frame NS` on standard
 error; the sheet also `services-shown NS`); the time is measured from just before fork/exec.
 One warm-up run each, then RUNS runs, alternating; prints medians, and the peak RSS (wait4).
+With SHEET_BENCH_TARGETS_STATE, the sheet is also run with that XDG_STATE_HOME (services that
+published direct targets); with SHEET_BENCH_RENDERER, every program draws with that renderer.
 """
 import os
 import statistics
@@ -15,8 +17,11 @@ import sys
 import time
 
 
-def run(command, events):
-    environment = dict(os.environ, XDG_SHARE_SHEET_TIMING="1")
+def run(command, events, extra={}):
+    environment = dict(os.environ, XDG_SHARE_SHEET_TIMING="1", **extra)
+    # One renderer for every program, when asked (else each its own default).
+    if os.environ.get("SHEET_BENCH_RENDERER"):
+        environment["GSK_RENDERER"] = os.environ["SHEET_BENCH_RENDERER"]
     start = time.monotonic_ns()
     process = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=environment)
     seen = {}
@@ -40,11 +45,16 @@ def main():
     runs = int(sys.argv[1])
     floor = [sys.argv[2]]
     sheet = sys.argv[3:]
-    results = {"floor": [], "sheet": []}
+    sheet_events = ["activate", "services-loaded", "first-frame", "services-shown"]
+    programs = [("floor", floor, ["activate", "first-frame"], {}), ("sheet", sheet, sheet_events, {})]
+    # The sheet where services published direct targets (run.py makes that state folder).
+    targets_state = os.environ.get("SHEET_BENCH_TARGETS_STATE")
+    if targets_state:
+        programs.append(("sheet with targets", sheet, sheet_events, {"XDG_STATE_HOME": targets_state}))
+    results = {name: [] for name, _, _, _ in programs}
     for index in range(runs + 1):
-        for name, command, events in (("floor", floor, ["activate", "first-frame"]),
-                                      ("sheet", sheet, ["activate", "services-loaded", "first-frame", "services-shown"])):
-            seen, rss = run(command, events)
+        for name, command, events, extra in programs:
+            seen, rss = run(command, events, extra)
             if index > 0:
                 results[name].append((seen, rss))
     for name, samples in results.items():
@@ -56,6 +66,9 @@ def main():
     floor_median = statistics.median(s["first-frame"] for s, _ in results["floor"])
     sheet_median = statistics.median(s["first-frame"] for s, _ in results["sheet"])
     print(f"sheet / floor first frame: {sheet_median / floor_median:.2f}")
+    if "sheet with targets" in results:
+        targets_median = statistics.median(s["first-frame"] for s, _ in results["sheet with targets"])
+        print(f"sheet with targets / sheet first frame: {targets_median / sheet_median:.3f}")
 
 
 main()

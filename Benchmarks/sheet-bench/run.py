@@ -7,7 +7,11 @@ Builds xdg-share-sheet in release (static Swift standard library, as install.sh 
 and the C floor (adw-floor.c), makes a desktop under /tmp with 200 installed services (half of
 them accept images), 100 history records and a 1-megapixel PNG, starts Xvfb and a session bus
 of its own, and times both programs from fork/exec to their first frame with the accepting
-services on screen (first_frame.py). Also says whether xdg-share links GTK (it must not).
+services on screen (first_frame.py), and the sheet again where three services published two
+direct targets each. Also says whether xdg-share links GTK (it must not).
+
+Each program draws with the renderer GTK (and, for the sheet, ShareGtk's Renderer) chooses on
+this machine; SHEET_BENCH_RENDERER=ngl or =cairo makes all of them use that one.
 Leaves nothing behind.
 """
 import json
@@ -90,6 +94,20 @@ def main():
                       "started": f"2026-11-{1 + index % 28:02d}T10:00:00.000Z", "status": "completed"}
             with open(os.path.join(history, f"bench-{index:03d}.json"), "w") as out:
                 json.dump(record, out)
+        # The same desktop where three services published two direct targets each
+        # (docs/direct-targets.md), for the cost of the row of targets.
+        targets_state = os.path.join(root, "state-targets")
+        shutil.copytree(environment["XDG_STATE_HOME"], targets_state)
+        targets = os.path.join(targets_state, "xdg-share", "targets")
+        os.makedirs(targets)
+        for index, (icon, names) in enumerate([("phone", ["Pixel 8", "Tablet"]),
+                                               ("avatar-default", ["Jana", "Climbing club"]),
+                                               ("folder", ["Photos", "Invoices"])]):
+            published = [{"id": f"t{index}-{n}", "title": name, "subtitle": f"Service {index * 2:03d}",
+                          "icon": icon} for n, name in enumerate(names)]
+            with open(os.path.join(targets, identifiers[index * 2] + ".json"), "w") as out:
+                json.dump({"targets": published}, out)
+        environment["SHEET_BENCH_TARGETS_STATE"] = targets_state
         photo = os.path.join(root, "home", "photo.png")
         run(["convert", "-size", "1000x1000", "gradient:blue-yellow", photo])
 

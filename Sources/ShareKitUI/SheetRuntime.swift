@@ -42,6 +42,8 @@ enum SheetRuntime {
 
   /// `make` is called once GTK has started: an extension's stored properties may be widgets.
   static func run(_ make: @escaping @MainActor () -> any SheetContent) -> Never {
+    // Before the request's threads: it sets an environment variable.
+    Renderer.avoidSoftwareOpenGL(environment: ProcessInfo.processInfo.environment)
     let context = ShareExtensionRunner.processContext(finished: {
       // Any thread may end the request (background work after Post): the sheet hears it on the
       // main actor, which GLib's loop drains (ShareGtk's main-queue pump).

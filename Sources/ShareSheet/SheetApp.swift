@@ -31,6 +31,8 @@ public enum SheetApp {
 
   /// Runs the picker; returns the exit status.
   public static func run(arguments: [[UInt8]], environment: [String: String]) -> Int32 {
+    // Before the thread that loads the services: it sets an environment variable.
+    Renderer.avoidSoftwareOpenGL(environment: environment)
     let parsed: SheetArguments
     do {
       parsed = try SheetArguments.parse(arguments)

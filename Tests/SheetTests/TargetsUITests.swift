@@ -134,6 +134,40 @@ struct TargetsUITests {
     #expect(Self.suggestions(next) == [[]])
   }
 
+  /// Nothing moves after the first frame: the thumbnail takes the place and size of the file's
+  /// icon, and the targets' and services' icons are at their size from the start. The same
+  /// window where no thumbnail can come (a file named `.png` that is not one) is laid out as the
+  /// one whose thumbnail came.
+  @Test func nothingMovesWhenTheThumbnailComes() throws {
+    let folders = ["\(desktop.files)/real", "\(desktop.files)/broken"]
+    for folder in folders {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+    // Large enough that it is decoded well after the first frame.
+    let made = try CapturedRun.run(
+      ["/usr/bin/convert", "-size", "1600x1600", "plasma:", "\(folders[0])/photo.png"].map { Array($0.utf8) },
+      environment: desktop.environment)
+    #expect(made.status == 0)
+    try "not a picture\n".write(toFile: "\(folders[1])/photo.png", atomically: true, encoding: .utf8)
+    func layouts(_ run: DriverRun) -> [[String: [Int]]] {
+      run.output.split(separator: "\n").compactMap { line in
+        guard line.hasPrefix("layout: ") else { return nil }
+        return (try? JSONSerialization.jsonObject(with: Data(line.dropFirst(8).utf8))) as? [String: [Int]]
+      }
+    }
+    let real = layouts(
+      try run(
+        ["layout", "wait-image", "Preview", "layout", "key", "Escape"], arguments: ["\(folders[0])/photo.png"]
+      ))
+    let broken = layouts(
+      try run(["layout", "sleep", "1", "layout", "key", "Escape"], arguments: ["\(folders[1])/photo.png"]))
+    #expect(real.count == 2 && broken.count == 2)
+    #expect(real.first?["Jana Signal"] != nil, "\(real)")
+    #expect(real.first == real.last)
+    #expect(broken.first == broken.last)
+    #expect(real.last == broken.last)
+  }
+
   @Test(arguments: ["not json {", String(repeating: " ", count: 70_000) + "{}", "hostile"])
   func aHostileFileOfTargetsBreaksNothing(_ contents: String) throws {
     let file = "\(desktop.root)/state/xdg-share/targets/\(Self.notesID).json"

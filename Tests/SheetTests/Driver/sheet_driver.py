@@ -38,6 +38,8 @@ Steps, run in order; the first that fails stops the sheet and ends the driver wi
   wait-gone              wait until the sheet has no window (on the accessibility bus and on X)
   kill-command           with --launch: kill COMMAND (SIGKILL), as a caller that goes away
   wait-sheet-end         wait until the sheet's process has ended (at most a minute)
+  layout                 print `layout: {...}`, the window's size and where each push button is
+                         (x, y, width, height in window coordinates), by name
   screenshot PATH        save the sheet's window as a PNG (xdotool finds it, ImageMagick's import
                          takes it)
   sleep SECONDS
@@ -228,6 +230,20 @@ def has_window(app):
     return bool(frames) or sheet_window() is not None
 
 
+def layout(app):
+    """The frame's size and each push button's extents (window coordinates), by name."""
+    def extents(node):
+        box = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+        return [box.x, box.y, box.width, box.height]
+    found = {}
+    frames = descendants(app, lambda n: role_is(n, pyatspi.ROLE_FRAME) or role_is(n, pyatspi.ROLE_WINDOW))
+    if frames:
+        found["(window size)"] = extents(frames[0])[2:]
+    for node in descendants(app, lambda n: role_is(n, pyatspi.ROLE_PUSH_BUTTON) and n.name):
+        found[node.name] = extents(node)
+    return found
+
+
 def screenshot(path):
     # Animations and the accessibility tree run ahead of the paint.
     time.sleep(0.5)
@@ -315,6 +331,9 @@ def run_steps(app, steps):
             LAUNCHED.kill()
         elif step == "wait-sheet-end":
             wait_for("the sheet to end", lambda: not sheet_process_alive(), timeout=60)
+        elif step == "layout":
+            wait_for("the list of services", lambda: service_names(app))
+            print("layout: " + json.dumps(layout(app), sort_keys=True), flush=True)
         elif step == "screenshot":
             screenshot(argument())
         elif step == "sleep":
