@@ -75,8 +75,12 @@ final class TargetsRow {
     }
   }
 
-  /// `name` and the names it shortens to, as icon themes fall back: `computer-laptop`, then
-  /// `computer` (Adwaita has no laptop).
+  /// `name` and the names it shortens to, as icon themes fall back (`computer-laptop`, then
+  /// `computer`: Adwaita has no laptop), each symbolic first.
+  ///
+  /// Symbolic first, as GNOME draws devices, people and places in rows: and where a theme still
+  /// has the full-colour icon, it may be one picture 512 pixels wide (Adwaita's `phone`), which
+  /// would be decoded and scaled down before the sheet's first frame.
   static func fallbacks(_ name: String) -> [String] {
     var names = [name]
     var rest = Substring(name)
@@ -84,7 +88,10 @@ final class TargetsRow {
       rest = rest[..<dash]
       names.append(String(rest))
     }
-    return names
+    var seen: Set<String> = []
+    return names.flatMap { $0.hasSuffix("-symbolic") ? [$0] : [$0 + "-symbolic", $0] }.filter {
+      seen.insert($0).inserted
+    }
   }
 
   /// Shows the targets `query` finds (by title, subtitle or service), none in edit mode or with

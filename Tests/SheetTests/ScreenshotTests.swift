@@ -4,7 +4,7 @@ import ShareTestSupport
 import Testing
 
 /// The pictures of the picker in `docs/images`, taken again when `XDG_SHARE_SHEET_SCREENSHOTS` names
-/// the folder to write them to: `picker-light.png` and `picker-dark.png`.
+/// the folder to write them to: `picker-light.png`, `picker-dark.png` and `direct-targets.png`.
 @Suite(
   .serialized,
   .enabled(
@@ -12,8 +12,11 @@ import Testing
       && SheetHarness.missing.isEmpty,
     "set XDG_SHARE_SHEET_SCREENSHOTS=<folder> to take the pictures of docs/images"))
 struct ScreenshotTests {
-  @Test(arguments: [("picker-light.png", "prefer-light"), ("picker-dark.png", "prefer-dark")])
-  func picker(file: String, scheme: String) throws {
+  @Test(arguments: [
+    ("picker-light.png", "prefer-light", false), ("picker-dark.png", "prefer-dark", false),
+    ("direct-targets.png", "prefer-light", true),
+  ])
+  func picker(file: String, scheme: String, withTargets: Bool) throws {
     let folder = try #require(ProcessInfo.processInfo.environment["XDG_SHARE_SHEET_SCREENSHOTS"])
     let desktop = try TemporaryDesktop(prefix: "xdg-share-sheet-pictures")
     try SheetHarness.prepare(desktop)
@@ -41,6 +44,24 @@ struct ScreenshotTests {
       atPath: "\(desktop.root)/config/xdg-share", withIntermediateDirectories: true)
     try "[Services]\nPinned=org.example.cloud;\n".write(
       toFile: "\(desktop.root)/config/xdg-share/settings.ini", atomically: true, encoding: .utf8)
+    if withTargets {
+      // What Send to Phone, Mail and Save to Folder would publish (docs/direct-targets.md).
+      let folder = "\(desktop.root)/state/xdg-share/targets"
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      for (id, targets) in [
+        ("org.example.phone", #"[{"id": "p8", "title": "Pixel 8", "subtitle": "Phone", "icon": "phone"}]"#),
+        (
+          "org.example.mail",
+          #"[{"id": "jana", "title": "Jana", "subtitle": "Mail", "icon": "avatar-default"}]"#
+        ),
+        (
+          "org.example.save", #"[{"id": "pub", "title": "Public", "subtitle": "~/Public", "icon": "folder"}]"#
+        ),
+      ] {
+        try #"{"targets": \#(targets)}"#.write(
+          toFile: "\(folder)/\(id).json", atomically: true, encoding: .utf8)
+      }
+    }
     // A photo-like picture: a sky, a sun and a hill.
     let photo = desktop.files + "/Holiday at the lake.jpg"
     let drawn = try CapturedRun.run(

@@ -27,6 +27,16 @@ import Testing
     #expect(editing.map(\.isPinned) == [true, false, false])
   }
 
+  /// A target's icon: symbolic first, then shorter names, as themes fall back.
+  @Test @MainActor func targetIconsFallBackSymbolicFirst() {
+    #expect(
+      TargetsRow.fallbacks("computer-laptop") == [
+        "computer-laptop-symbolic", "computer-laptop", "computer-symbolic", "computer",
+      ])
+    #expect(TargetsRow.fallbacks("phone-symbolic") == ["phone-symbolic", "phone"])
+    #expect(TargetsRow.fallbacks("folder") == ["folder-symbolic", "folder"])
+  }
+
   @Test func searchFindsEveryWordInTheNameOrIdentifier() {
     let mail = service("org.xdgshare.mail", "Mail")
     #expect(PickerModel.matches(mail, query: ""))
