@@ -9,9 +9,10 @@ public enum Renderer {
   /// GTK 4.8 draws with OpenGL whenever it can make a context, llvmpipe included, and llvmpipe
   /// compiles a shader for each kind of thing a window draws before its first frame: a picker
   /// of icons, rounded lists and text opened in 1.4 times the time of a bare window, and in
-  /// 0.85 times with cairo (docs/benchmarks.md). GTK 4.14 and later no longer choose OpenGL
-  /// first on llvmpipe (`gsk_renderer_new_for_surface`); this is that choice for GTK 4.8,
-  /// made before GTK starts, and so without making a context to ask it.
+  /// 0.9 times with cairo (docs/benchmarks.md). GTK 4.14 and later no longer take OpenGL first
+  /// on llvmpipe either (`gsk_renderer_new_for_surface` keeps it there as a fallback); GTK 4.8
+  /// can only be told through `GSK_RENDERER`, before it starts, and so without a context to ask
+  /// which OpenGL it would get.
   ///
   /// Software only, and known without OpenGL: `LIBGL_ALWAYS_SOFTWARE` asks for it, or the machine
   /// has no GPU a renderer could use: no DRM render node (`/dev/dri/renderD*`, which every Mesa
