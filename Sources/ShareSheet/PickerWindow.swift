@@ -43,6 +43,12 @@ final class PickerWindow {
   var model: PickerModel?
   /// The rows, in the order shown.
   var rows: [ServiceRowView] = []
+  /// The services whose rows are made after the first frame, in the order shown.
+  private var pendingServices: [ShareService] = []
+  /// The rows made before the first frame: more than the list's 420 pixels show, so that the
+  /// rest, made right after it, come below the fold and the list's height does not change. A
+  /// hundred rows made, styled and measured before the window appears took a fifth of its start.
+  static let rowsBeforeFirstFrame = 12
   var editing = false
   /// The row of action extensions, under the services.
   let actionsRow: ActionsRow
@@ -226,6 +232,7 @@ final class PickerWindow {
     }
     if parent != nil, modal { window.isModal = true }
     window.present()
+    scheduleRemainingRows()
     return true
   }
 
@@ -261,22 +268,65 @@ final class PickerWindow {
       loaded.accepting.filter { $0.kind == .action }, iconTextures: iconTextures,
       choose: { [weak self] id in self?.choose(id) })
     suggestionsSwitch.isActive = loaded.settings.suggestions
-    rows = loaded.accepting.filter { $0.kind != .action }.map { service in
-      let id = service.id
-      return ServiceRowView(
-        service: service, iconTexture: iconTextures[id], text: text,
-        choose: { [weak self] in self?.choose(id) },
-        togglePin: { [weak self] in self?.changeSetting(id, pin: true) },
-        toggleHidden: { [weak self] in self?.changeSetting(id, pin: false) })
+    // The rows on screen first, in the order shown; the others after the first frame.
+    var first: [ShareService] = []
+    pendingServices = []
+    var listed = 0
+    for state in model?.rows(editing: true) ?? [] where state.service.kind != .action {
+      if listed < Self.rowsBeforeFirstFrame {
+        first.append(state.service)
+        if !state.isHidden { listed += 1 }
+      } else {
+        pendingServices.append(state.service)
+      }
     }
+    rows = first.map(makeRow)
     editButton.isVisible = !rows.isEmpty
     refreshRows()
     search.grabFocus()
+    if isPresented { scheduleRemainingRows() }
+  }
+
+  private func makeRow(_ service: ShareService) -> ServiceRowView {
+    let id = service.id
+    return ServiceRowView(
+      service: service, iconTexture: iconTextures[id], text: text,
+      choose: { [weak self] in self?.choose(id) },
+      togglePin: { [weak self] in self?.changeSetting(id, pin: true) },
+      toggleHidden: { [weak self] in self?.changeSetting(id, pin: false) })
+  }
+
+  /// Makes the rows left for after the next frame, once what waits for that frame has run.
+  private func scheduleRemainingRows() {
+    guard !pendingServices.isEmpty else { return }
+    window.onFirstFrame { [weak self] in
+      DispatchQueue.main.async { [weak self] in MainActor.assumeIsolated { self?.makeRemainingRows() } }
+    }
+  }
+
+  /// Makes the rows not made yet, below the others (they come after them in the order shown);
+  /// at once when something needs every row (the search, edit mode, the arrow keys).
+  func makeRemainingRows() {
+    guard let model, !pendingServices.isEmpty else { return }
+    let pending = pendingServices
+    pendingServices = []
+    let states = Dictionary(
+      model.rows(editing: true).map { ($0.service.id, $0) }, uniquingKeysWith: { first, _ in first })
+    for service in pending {
+      let view = makeRow(service)
+      let state = states[service.id]
+      view.update(pinned: state?.isPinned ?? false, hidden: state?.isHidden ?? false, editing: editing)
+      list.append(view.row)
+      rows.append(view)
+    }
+    applyFilter()
   }
 
   /// Puts the rows in order, shows each one's state, and the page that fits.
   func refreshRows() {
     guard let model else { return }
+    // Edit mode lists every row, hidden ones too.
+    if editing { makeRemainingRows() }
     let all = model.rows(editing: true)
     actionsRow.arrange(all.filter { $0.service.kind == .action })
     targetsRow.set(
@@ -310,6 +360,7 @@ final class PickerWindow {
   /// Enter chooses.
   func applyFilter() {
     let query = search.text
+    if !query.isEmpty || editing { makeRemainingRows() }
     var first = true
     for view in rows {
       let shown = (editing || !view.isHidden) && PickerModel.matches(view.service, query: query)
@@ -432,6 +483,7 @@ final class PickerWindow {
   /// Moves the focus to the row above or below, in the same column; above the first row is the
   /// search field, below the last the row of actions.
   private func moveFocus(by step: Int) -> Bool {
+    makeRemainingRows()
     let shown = visibleRows
     let firstAction = editing ? nil : actionsRow.visible.first?.button
     if actionsRow.containsFocus {

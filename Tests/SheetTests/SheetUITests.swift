@@ -39,7 +39,7 @@ struct SheetUITests {
 
   /// A service that records that it ran and returns a link; `program` replaces what it does.
   static func service(_ name: String, program: String? = nil) -> BundleFixture {
-    let id = "org.test.\(name.lowercased())"
+    let id = "org.test.\(name.lowercased().replacingOccurrences(of: " ", with: "-"))"
     let rule = BundleFixture.dictionary([
       ("NSExtensionActivationSupportsFileWithMaxCount", "<integer>10</integer>"),
       ("NSExtensionActivationSupportsWebURLWithMaxCount", "<integer>1</integer>"),
@@ -73,6 +73,25 @@ struct SheetUITests {
     #expect(run.response == 1)
     #expect(run.results["service-id"] == nil)
     #expect(desktop.servicesRun.isEmpty)
+  }
+
+  /// A list longer than the rows made before the first frame is whole, in order, and searched
+  /// whole; the rows made after it do not change the window's size.
+  @Test func aLongListIsWholeInOrderAndSearchedWhole() throws {
+    let more = (1...26).map { String(format: "Service %02d", $0) }
+    for name in more { try Self.service(name).write(into: desktop.userExtensions) }
+    let run = try run([
+      "layout", "services", "sleep", "0.3", "layout", "type", "service 26", "services", "type", "", "press",
+      "Edit",
+      "services", "key", "Escape", "key", "Escape",
+    ])
+    let all = ["Delta", "Charlie", "Alpha", "Bravo"] + more
+    #expect(run.services == [all, ["Service 26"], all])
+    let sizes = run.output.split(separator: "\n").filter { $0.hasPrefix("layout: ") }.map { line in
+      ((try? JSONSerialization.jsonObject(with: Data(line.dropFirst(8).utf8))) as? [String: [Int]])?[
+        "(window size)"]
+    }
+    #expect(sizes.count == 2 && sizes[0] != nil && sizes[0] == sizes[1], "\(sizes)")
   }
 
   @Test func searchFiltersAndEnterSharesTheFirstMatch() throws {
