@@ -32,20 +32,31 @@ struct QueryAnswers {
 
   /// Starts over from `catalog`'s services.
   mutating func rebuild(from catalog: ServiceCatalog) {
+    rebuild(from: catalog, targets: Self.targets(of: catalog))
+  }
+
+  /// Takes the direct targets `catalog`'s services publish now; whether they changed the answers.
+  mutating func refreshTargets(from catalog: ServiceCatalog) -> Bool {
+    let fresh = Self.targets(of: catalog)
+    guard fresh != targets else { return false }
+    rebuild(from: catalog, targets: fresh)
+    return true
+  }
+
+  /// The direct targets of `catalog`'s services; none when the user turned suggestions off.
+  private static func targets(of catalog: ServiceCatalog) -> [String: [DirectTarget]] {
+    catalog.settings.suggestions ? catalog.directTargetStore.targets(of: catalog.offered) : [:]
+  }
+
+  private mutating func rebuild(from catalog: ServiceCatalog, targets: [String: [DirectTarget]]) {
     cache.removeAll()
     answers.removeAll()
     everyService = catalog.offered
-    targets = catalog.settings.suggestions ? catalog.directTargetStore.targets(of: catalog.offered) : [:]
+    self.targets = targets
     dictionaries = Dictionary(
       uniqueKeysWithValues: catalog.registry.services.map { service in
         (service.id, service.publicFields.map { ($0.field.rawValue, DBusValue.string($0.value)) })
       })
-  }
-
-  /// Whether the direct targets `catalog`'s services published differ from those answered with.
-  func targetsChanged(in catalog: ServiceCatalog) -> Bool {
-    let fresh = catalog.settings.suggestions ? catalog.directTargetStore.targets(of: catalog.offered) : [:]
-    return fresh != targets
   }
 
   mutating func listServices(_ message: DBusMessage) -> DBusMessage {

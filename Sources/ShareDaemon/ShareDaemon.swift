@@ -183,8 +183,7 @@ public final class ShareDaemon {
     catalog = fresh
     // Direct targets published anew change the answers, not the services.
     if !changed {
-      if queries.targetsChanged(in: fresh) {
-        queries.rebuild(from: fresh)
+      if queries.refreshTargets(from: fresh) {
         connection.send(
           DBusMessage.signal(path: Self.objectPath, interface: Self.interface, member: "ServicesChanged"))
       }

@@ -8,9 +8,9 @@ import ShareGtk
 @MainActor
 final class ActionsRow {
   /// The heading and the row; shown only when an action is offered.
-  let container = Box(.vertical, spacing: 6)
+  let container: Box
   /// The buttons, named "Actions" for assistive technologies.
-  let row = Box(.horizontal, spacing: 6)
+  let row: Box
   private(set) var actions: [Action] = []
 
   /// One action's button.
@@ -21,15 +21,7 @@ final class ActionsRow {
   }
 
   init(text: SheetText) {
-    container.setMargins(top: 0, bottom: 18, start: 18, end: 18)
-    let heading = Label(text("Actions"))
-    heading.horizontalPosition = 0
-    heading.addStyleClass("heading")
-    heading.addStyleClass("dim-label")
-    row.setAccessibleLabel(text("Actions"))
-    container.append(heading)
-    container.append(row)
-    container.isVisible = false
+    (container, row) = ServiceRowView.headedRow(text("Actions"), bottomMargin: 18)
   }
 
   /// Makes a button for each of `services`; `choose` runs the one activated.
@@ -38,9 +30,7 @@ final class ActionsRow {
   ) {
     actions = services.map { service in
       let content = Box(.vertical, spacing: 4)
-      content.append(
-        iconTextures[service.id].map { Image(texture: $0, pixelSize: 32) }
-          ?? Image(iconNames: ServiceRowView.iconNames(for: service.icon), pixelSize: 32))
+      content.append(ServiceRowView.icon(of: service, texture: iconTextures[service.id]))
       let name = Label(service.name)
       name.addStyleClass("caption")
       name.ellipsizeAtEnd()

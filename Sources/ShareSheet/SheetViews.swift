@@ -91,6 +91,30 @@ final class ServiceRowView {
     [icon, icon + "-symbolic", ShareService.defaultIcon + "-symbolic"]
   }
 
+  /// The icon of `service` at 32 pixels: the image its bundle names (`texture`), else its
+  /// themed icon.
+  static func icon(of service: ShareService, texture: Texture?) -> Image {
+    texture.map { Image(texture: $0, pixelSize: 32) }
+      ?? Image(iconNames: iconNames(for: service.icon), pixelSize: 32)
+  }
+
+  /// A heading over a row of buttons, the row named by the heading for assistive technologies;
+  /// hidden until something is offered in it.
+  static func headedRow(_ heading: String, bottomMargin: Int32) -> (container: Box, row: Box) {
+    let container = Box(.vertical, spacing: 6)
+    let row = Box(.horizontal, spacing: 6)
+    container.setMargins(top: 0, bottom: bottomMargin, start: 18, end: 18)
+    let label = Label(heading)
+    label.horizontalPosition = 0
+    label.addStyleClass("heading")
+    label.addStyleClass("dim-label")
+    row.setAccessibleLabel(heading)
+    container.append(label)
+    container.append(row)
+    container.isVisible = false
+    return (container, row)
+  }
+
   init(
     service: ShareService, iconTexture: Texture?, text: SheetText,
     choose: @escaping @MainActor () -> Void, togglePin: @escaping @MainActor () -> Void,
@@ -101,9 +125,7 @@ final class ServiceRowView {
     self.togglePin = togglePin
     self.toggleHidden = toggleHidden
 
-    let icon =
-      iconTexture.map { Image(texture: $0, pixelSize: 32) }
-      ?? Image(iconNames: Self.iconNames(for: service.icon), pixelSize: 32)
+    let icon = Self.icon(of: service, texture: iconTexture)
     let name = Label(service.name)
     name.horizontalPosition = 0
     name.ellipsizeAtEnd()

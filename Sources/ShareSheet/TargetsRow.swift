@@ -9,9 +9,9 @@ import ShareGtk
 @MainActor
 final class TargetsRow {
   /// The heading and the row; shown only when a target is offered.
-  let container = Box(.vertical, spacing: 6)
+  let container: Box
   /// The buttons, named "Suggestions" for assistive technologies.
-  let row = Box(.horizontal, spacing: 6)
+  let row: Box
   private(set) var targets: [Target] = []
 
   /// The most targets shown: a row, not a second list.
@@ -25,15 +25,7 @@ final class TargetsRow {
   }
 
   init(text: SheetText) {
-    container.setMargins(top: 0, bottom: 6, start: 18, end: 18)
-    let heading = Label(text("Suggestions"))
-    heading.horizontalPosition = 0
-    heading.addStyleClass("heading")
-    heading.addStyleClass("dim-label")
-    row.setAccessibleLabel(text("Suggestions"))
-    container.append(heading)
-    container.append(row)
-    container.isVisible = false
+    (container, row) = ServiceRowView.headedRow(text("Suggestions"), bottomMargin: 6)
   }
 
   /// Makes a button for each of `targets`, in order; `choose` runs the one activated.
@@ -49,8 +41,7 @@ final class TargetsRow {
         target.icon.map {
           Image(iconNames: Self.fallbacks($0) + ServiceRowView.iconNames(for: service.icon), pixelSize: 32)
         }
-        ?? iconTextures[service.id].map { Image(texture: $0, pixelSize: 32) }
-        ?? Image(iconNames: ServiceRowView.iconNames(for: service.icon), pixelSize: 32)
+        ?? ServiceRowView.icon(of: service, texture: iconTextures[service.id])
       content.append(icon)
       let title = Label(target.title)
       title.addStyleClass("caption")

@@ -46,14 +46,6 @@ import Testing
   /// The service's data and state folders, whose names are not UTF-8.
   var bytePaths: [String: [UInt8]] { ["XDG_DATA_HOME": dataHome, "XDG_STATE_HOME": stateHome] }
 
-  func call(_ client: BusConnection, _ member: String, _ arguments: [DBusValue]) throws -> DBusMessage {
-    let message = DBusMessage.methodCall(
-      destination: "org.xdgshare.Share", path: "/org/xdgshare/Share", interface: "org.xdgshare.Share1",
-      member: member)
-    message.append(arguments)
-    return try client.call(message, timeout: 10)
-  }
-
   func ids(_ reply: DBusMessage) -> [String] {
     guard case .array(_, let services)? = reply.arguments().first else { return [] }
     return services.compactMap { service in

@@ -34,14 +34,14 @@ import Testing
   /// Calls `Share` with a text and returns the handle, subscribed to its signals.
   func share(_ client: BusConnection) throws -> String {
     try client.addMatch("type='signal',interface='org.xdgshare.Request1'")
-    let message = DBusMessage.methodCall(
-      destination: "org.xdgshare.Share", path: "/org/xdgshare/Share", interface: "org.xdgshare.Share1",
-      member: "Share")
-    message.append([
-      .string("org.example.micro"), .array(elementSignature: "a{sv}", [.vardict([("text", .string("hi"))])]),
-      .vardict([]),
-    ])
-    guard case .objectPath(let handle)? = try client.call(message, timeout: 10).arguments().first else {
+    let reply = try call(
+      client, "Share",
+      [
+        .string("org.example.micro"),
+        .array(elementSignature: "a{sv}", [.vardict([("text", .string("hi"))])]),
+        .vardict([]),
+      ])
+    guard case .objectPath(let handle)? = reply.arguments().first else {
       throw DBusFailure(name: "test", message: "Share gave no handle")
     }
     return handle

@@ -21,16 +21,6 @@ import Testing
     ).write(into: desktop.systemExtensions)
   }
 
-  /// Starts the service and waits until it owns its name.
-
-  static func method(_ member: String, _ arguments: [DBusValue]) -> DBusMessage {
-    let message = DBusMessage.methodCall(
-      destination: "org.xdgshare.Share", path: "/org/xdgshare/Share", interface: "org.xdgshare.Share1",
-      member: member)
-    message.append(arguments)
-    return message
-  }
-
   // MARK: A hostile client
 
   /// Call number `index` of a hostile client: 1,000 items, each with a MIME type never seen
@@ -52,8 +42,8 @@ import Testing
       ("x-option-\(index)", .uint32(UInt32(index))),
     ])
     let array: DBusValue = .array(elementSignature: "a{sv}", items)
-    if index % 4 == 3 { return Self.method("Share", [.string("org.bench.service1"), array, options]) }
-    return Self.method("QueryItems", [array, options])
+    if index % 4 == 3 { return shareMethod("Share", [.string("org.bench.service1"), array, options]) }
+    return shareMethod("QueryItems", [array, options])
   }
 
   /// Kilobytes (KiB) resident: `VmRSS` of /proc/PID/status.
@@ -112,7 +102,7 @@ import Testing
     }
     // And it still answers as before.
     let reply = try client.call(
-      Self.method(
+      shareMethod(
         "QueryItems",
         [.array(elementSignature: "a{sv}", [.vardict([("text", .string("hi"))])]), .vardict([])]))
     guard case .array(_, let services)? = reply.arguments().first else {
@@ -142,7 +132,7 @@ import Testing
       for call in 0..<callsEach {
         let text: DBusValue = .vardict([("text", .string("round \(round) client \(number) call \(call)"))])
         client.send(
-          method(
+          shareMethod(
             "Share", [.string("org.example.fast"), .array(elementSignature: "a{sv}", [text]), .vardict([])])
         )
       }

@@ -41,14 +41,6 @@ import Testing
     ).write(into: desktop.systemExtensions)
   }
 
-  func call(_ client: BusConnection, _ member: String, _ arguments: [DBusValue]) throws -> DBusMessage {
-    let message = DBusMessage.methodCall(
-      destination: "org.xdgshare.Share", path: "/org/xdgshare/Share", interface: "org.xdgshare.Share1",
-      member: member)
-    message.append(arguments)
-    return try client.call(message, timeout: 10)
-  }
-
   func ids(_ reply: DBusMessage) -> [String] {
     guard case .array(_, let services)? = reply.arguments().first else { return [] }
     return services.compactMap { service in

@@ -66,14 +66,6 @@ import Testing
       .split(separator: "\n").map(String.init)
   }
 
-  func call(_ client: BusConnection, _ member: String, _ arguments: [DBusValue]) throws -> DBusMessage {
-    let message = DBusMessage.methodCall(
-      destination: "org.xdgshare.Share", path: "/org/xdgshare/Share", interface: "org.xdgshare.Share1",
-      member: member)
-    message.append(arguments)
-    return try client.call(message, timeout: 10)
-  }
-
   /// The targets of the service in a `QueryItems` answer, by id.
   func queriedTargets(_ client: BusConnection, _ items: [[(String, DBusValue)]]) throws -> [String] {
     let reply = try call(

@@ -21,13 +21,9 @@ import Testing
 
   func explain(_ client: BusConnection, _ id: String, _ items: [[(String, DBusValue)]]) throws -> DBusMessage
   {
-    let message = DBusMessage.methodCall(
-      destination: "org.xdgshare.Share", path: "/org/xdgshare/Share", interface: "org.xdgshare.Share1",
-      member: "Explain")
-    message.append([
-      .string(id), .array(elementSignature: "a{sv}", items.map { .vardict($0) }), .vardict([]),
-    ])
-    return try client.call(message, timeout: 10)
+    try call(
+      client, "Explain",
+      [.string(id), .array(elementSignature: "a{sv}", items.map { .vardict($0) }), .vardict([])])
   }
 
   @Test func explainAnswersAsWhyDoes() throws {
@@ -82,14 +78,13 @@ import Testing
     #expect(acceptedTrace["accepted"] as? Bool == true)
 
     // Sharing the refused items fails with the same words.
-    let share = DBusMessage.methodCall(
-      destination: "org.xdgshare.Share", path: "/org/xdgshare/Share", interface: "org.xdgshare.Share1",
-      member: "Share")
-    share.append([
-      .string("com.example.myshare"),
-      .array(elementSignature: "a{sv}", [.vardict([("path", .bytes(notes))])]),
-      .vardict([]),
-    ])
+    let share = shareMethod(
+      "Share",
+      [
+        .string("com.example.myshare"),
+        .array(elementSignature: "a{sv}", [.vardict([("path", .bytes(notes))])]),
+        .vardict([]),
+      ])
     #expect(
       throws: DBusFailure(
         name: "org.xdgshare.Share1.Error.NotAccepted",
