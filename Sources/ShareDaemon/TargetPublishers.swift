@@ -1,5 +1,6 @@
 import ShareCore
 import ShareDBus
+import ShareHost
 import SharePOSIX
 
 /// Keeps the services' direct targets current while the service runs: for each service whose
@@ -108,15 +109,13 @@ final class TargetPublishers {
   }
 
   private func start(_ service: ShareService, now: Double) {
-    var environment = self.environment
+    var environment = service.programEnvironment(self.environment)
     environment["XDG_SHARE_PUBLISH_TARGETS"] = "1"
-    environment["XDG_SHARE_SERVICE_ID"] = service.id
-    environment["XDG_SHARE_APPLICATION_GROUPS"] = service.applicationGroups.joined(separator: ":")
     environment["XDG_SHARE_REQUEST_ID"] = nil
     guard
       let child = try? ChildProcess.spawn(
         [service.executableLocation.bytes], environment: environment,
-        environmentBytes: ["XDG_SHARE_BUNDLE_PATH": service.bundleLocation.bytes],
+        environmentBytes: service.programEnvironmentBytes,
         workingDirectory: service.bundleLocation.bytes, standardInput: .null, standardOutput: .null,
         standardError: .null, newProcessGroup: true)
     else { return }

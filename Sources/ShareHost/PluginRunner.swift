@@ -91,7 +91,7 @@ public final class PluginRunner: Sendable {
       defer { request.close() }
       child = try GuardProgram.spawn(
         service.executableLocation.bytes, guardPath: guardPath, environment: pluginEnvironment,
-        environmentBytes: ["XDG_SHARE_BUNDLE_PATH": service.bundleLocation.bytes],
+        environmentBytes: service.programEnvironmentBytes,
         marker: ("XDG_SHARE_REQUEST_ID", self.request.requestId), grace: Self.terminationGrace,
         workingDirectory: service.bundleLocation.bytes, standardInput: .descriptor(request),
         standardOutput: .pipe, standardError: log)
@@ -240,12 +240,7 @@ public final class PluginRunner: Sendable {
   private var requestMarker: [UInt8] { Array("XDG_SHARE_REQUEST_ID=\(request.requestId)".utf8) }
 
   /// The plugin's environment but for `XDG_SHARE_REQUEST_ID`, which ``GuardProgram`` sets.
-  private var pluginEnvironment: [String: String] {
-    var environment = self.environment
-    environment["XDG_SHARE_SERVICE_ID"] = service.id
-    environment["XDG_SHARE_APPLICATION_GROUPS"] = service.applicationGroups.joined(separator: ":")
-    return environment
-  }
+  private var pluginEnvironment: [String: String] { service.programEnvironment(environment) }
 
   static func encode(_ request: PluginRequest) -> [UInt8] {
     let encoder = JSONEncoder()
@@ -312,4 +307,18 @@ package struct EventReader {
     let trimmed = buffer.filter { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }
     return trimmed.isEmpty ? nil : buffer
   }
+}
+
+extension ShareService {
+  /// The environment the service's program runs in, over `base`: which service it is and its
+  /// App Groups; with ``programEnvironmentBytes``, what ShareKit's context reads.
+  public func programEnvironment(_ base: [String: String]) -> [String: String] {
+    var environment = base
+    environment["XDG_SHARE_SERVICE_ID"] = id
+    environment["XDG_SHARE_APPLICATION_GROUPS"] = applicationGroups.joined(separator: ":")
+    return environment
+  }
+
+  /// The variables of the program's environment that are paths, by bytes: its bundle.
+  public var programEnvironmentBytes: [String: [UInt8]] { ["XDG_SHARE_BUNDLE_PATH": bundleLocation.bytes] }
 }
