@@ -29,7 +29,7 @@ let package = Package(
       providers: [.apt(["libsecret-1-dev"])]),
 
     // The pure core: bundles, rules, type identifiers, registry. No C.
-    .target(name: "ShareCore"),
+    .target(name: "ShareCore", dependencies: ["ShareProtocol"]),
 
     // The only module that calls GLib/GIO.
     .target(
@@ -85,7 +85,7 @@ let package = Package(
     .executableTarget(name: "xdg-share-guard", dependencies: ["SharePOSIX"]),
 
     // File-manager integration: generated Share entries for every file manager.
-    .target(name: "ShareDesktop", dependencies: ["ShareCore", "ShareHost", "SharePOSIX"]),
+    .target(name: "ShareDesktop", dependencies: ["ShareCore", "ShareHost", "SharePOSIX", "ShareProtocol"]),
 
     // KDE applications' Share menus: one Purpose job, shared through ShareHost; its program is
     // what the Purpose plugins `register` writes run.

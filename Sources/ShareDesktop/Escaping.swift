@@ -1,25 +1,18 @@
+import ShareCore
+
 /// Value encodings of the formats the generators write. Each one is the inverse of what the
 /// reading program does, so that no name can change a key, a group or an argument.
 package enum DesktopEntry {
-  /// A `string` or `localestring` value of a desktop entry or GLib key file: backslash, newline,
-  /// carriage return and tab are escaped, and a leading space is kept as `\s`.
+  /// A `string` or `localestring` value of a desktop entry or GLib key file, escaped as
+  /// ``KeyFile/escape(_:)`` escapes it, without the control characters that have no escape: no
+  /// reader needs them in a label. A leading space is the first after them.
   package static func escape(_ value: String) -> String {
-    var out = ""
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      // Leading in what is written, after any dropped control character.
-      case " " where out.isEmpty: out += "\\s"
-      default:
-        // Other control characters have no escape; no reader needs them in a label.
-        if scalar.value < 0x20 || scalar.value == 0x7F { continue }
-        out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
+    var kept = String.UnicodeScalarView()
+    kept.append(
+      contentsOf: value.unicodeScalars.lazy.filter {
+        !($0.value < 0x20 || $0.value == 0x7F) || $0 == "\n" || $0 == "\r" || $0 == "\t"
+      })
+    return KeyFile.escape(String(kept))
   }
 
   /// A `;`-separated list: each element escaped, a `;` inside an element as `\;`, and the list
@@ -104,7 +97,13 @@ package func pythonStringLiteral(_ value: String) -> String {
 package func dbusExecWord(_ word: String) -> String {
   let plain = word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/._+-,:@=".contains($0)) }
   guard !plain || word.isEmpty else { return word }
-  return "'" + replacingScalar("'", with: "'\\''", in: word) + "'"
+  return shellQuoted(word)
+}
+
+/// `word` in a POSIX shell's single quotes, each quote inside as `'\''`: one word, taken
+/// literally, by a shell and by whatever splits a line as one does.
+package func shellQuoted(_ word: String) -> String {
+  "'" + replacingScalar("'", with: "'\\''", in: word) + "'"
 }
 
 /// `text` with every `scalar` replaced. Scalar by scalar, as the readers read: a quote or a

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import ShareProtocol
 
 /// The wire of KDE Purpose's plugin processes (`src/externalprocess/processjob.cpp`, the same
 /// in KDE Frameworks 5.103 and 6): the host sends the job's input once, as its length in decimal
@@ -85,7 +86,7 @@ public enum PurposeWire {
       guard let json = try? JSONDecoder().decode(JSONValue.self, from: Data(payload)) else {
         throw .malformed(offset: 0)
       }
-      value = json.value
+      value = Value(json)
     } else {
       var reader = CBORReader(bytes: payload)
       value = try reader.read(depth: 0)
@@ -266,43 +267,16 @@ struct CBORReader {
   }
 }
 
-/// A JSON value decoded into ``PurposeWire/Value``.
-private struct JSONValue: Decodable {
-  let value: PurposeWire.Value
-
-  init(from decoder: any Decoder) throws {
-    if var array = try? decoder.unkeyedContainer() {
-      var values: [PurposeWire.Value] = []
-      while !array.isAtEnd { values.append(try array.decode(JSONValue.self).value) }
-      value = .array(values)
-      return
+extension PurposeWire.Value {
+  /// A JSON value as the input holds it: a whole number as an integer, as CBOR carries it.
+  init(_ json: JSONValue) {
+    switch json {
+    case .null: self = .null
+    case .bool(let bool): self = .bool(bool)
+    case .number(let number): self = Int64(exactly: number).map(Self.integer) ?? .number(number)
+    case .string(let string): self = .string(string)
+    case .array(let values): self = .array(values.map(Self.init))
+    case .object(let members): self = .map(members.mapValues(Self.init))
     }
-    if let object = try? decoder.container(keyedBy: Key.self) {
-      var map: [String: PurposeWire.Value] = [:]
-      for key in object.allKeys {
-        map[key.stringValue] = try object.decode(JSONValue.self, forKey: key).value
-      }
-      value = .map(map)
-      return
-    }
-    let single = try decoder.singleValueContainer()
-    if single.decodeNil() {
-      value = .null
-    } else if let bool = try? single.decode(Bool.self) {
-      value = .bool(bool)
-    } else if let integer = try? single.decode(Int64.self) {
-      value = .integer(integer)
-    } else if let number = try? single.decode(Double.self) {
-      value = .number(number)
-    } else {
-      value = .string(try single.decode(String.self))
-    }
-  }
-
-  private struct Key: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
   }
 }

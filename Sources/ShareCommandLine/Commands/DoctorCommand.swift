@@ -9,7 +9,7 @@ enum DoctorCommand {
     let catalog = context.loadCatalog(reportProblems: false)
     let checkup = Checkup(catalog: catalog, context: context)
     if json {
-      context.output.line(JSONText.report(checkup.report))
+      context.output.line(ReportValue.object(checkup.report).jsonText)
     } else {
       for line in Wording.lines(for: checkup) { context.output.line(line) }
     }

@@ -2,6 +2,7 @@ import FoundationEssentials
 import ShareCore
 import ShareHost
 import SharePOSIX
+import ShareProtocol
 
 /// `xdg-share list`: every offered service, or those that accept the given items.
 enum ListCommand {
@@ -24,7 +25,8 @@ enum ListCommand {
     if catalog.settings.suggestions == false { targets = [:] }
     if options.json {
       context.output.line(
-        JSONText.reportArray(services.map { ServiceSummary($0, targets: targets[$0.id] ?? []).report }))
+        ReportValue.objects(services.map { ServiceSummary($0, targets: targets[$0.id] ?? []).report })
+          .jsonText)
     } else {
       let width = services.map(\.id.count).max() ?? 0
       for service in services {
@@ -47,10 +49,10 @@ enum ListCommand {
 }
 
 /// JSON output: sorted keys, no escaped slashes, so it is stable and readable. Objects of
-/// strings go through ``JSONText`` (same text, without the encoder's start-up).
+/// strings go through ``JSONValue/text(_:)`` (the encoder's text, without its start-up).
 enum JSON {
   static func encode(_ object: [String: String]) -> String {
-    JSONText.object(object)
+    JSONValue.object(object.mapValues(JSONValue.string)).text(.encoder)
   }
 
   static func encode(_ value: some Encodable) -> String {

@@ -41,7 +41,7 @@ enum WhyCommand {
       }
     }
     if options.json {
-      context.output.line(JSONText.report(explanation.report))
+      context.output.line(ReportValue.object(explanation.report).jsonText)
     } else {
       for line in Wording.lines(for: explanation) { context.output.line(line) }
     }

@@ -1,3 +1,5 @@
+import ShareDesktop
+
 /// `_xdg-share`, the zsh completion function, made from ``CommandTable``.
 enum ZshCompletion {
   static func render() -> String {
@@ -23,7 +25,7 @@ enum ZshCompletion {
         "  local -a commands",
         "  commands=(",
       ]
-    lines += commands.map { "    " + quote("\($0.name.rawValue):\($0.summary)") }
+    lines += commands.map { "    " + shellQuoted("\($0.name.rawValue):\($0.summary)") }
     lines += [
       "  )",
       "  _describe -t commands command commands",
@@ -34,7 +36,7 @@ enum ZshCompletion {
       var arguments = [help] + spec.options.map(option)
       for (index, operand) in spec.operands.enumerated() {
         let position = operand.isRepeatable && index == spec.operands.count - 1 ? "*" : "\(index + 1)"
-        arguments.append(quote("\(position):\(operand.placeholder):\(action(operand.completion))"))
+        arguments.append(shellQuoted("\(position):\(operand.placeholder):\(action(operand.completion))"))
       }
       lines += arguments.map { "    " + $0 }.joinedAsContinuation()
       lines += ["}"]
@@ -42,7 +44,7 @@ enum ZshCompletion {
     lines += [
       "",
       "_xdg-share_help() {",
-      "  _arguments \(quote("1:COMMAND:_xdg-share_commands"))",
+      "  _arguments \(shellQuoted("1:COMMAND:_xdg-share_commands"))",
       "}",
       "",
       "_xdg-share() {",
@@ -53,7 +55,7 @@ enum ZshCompletion {
     let version = CommandTable.versionFlag
     var first = [
       help,
-      "'(- *)'{\(version.short),\(version.long)}" + quote("[\(describe(version.brief))]"),
+      "'(- *)'{\(version.short),\(version.long)}" + shellQuoted("[\(describe(version.brief))]"),
     ]
     first += CommandTable.share.options.map(option)
     first += ["'(-)1: :->first'", "'(-)*:: :->rest' && return 0"]
@@ -96,16 +98,16 @@ enum ZshCompletion {
 
   private static var help: String {
     let help = CommandTable.helpFlag
-    return "'(- *)'{\(help.short),\(help.long)}" + quote("[\(describe(help.brief))]")
+    return "'(- *)'{\(help.short),\(help.long)}" + shellQuoted("[\(describe(help.brief))]")
   }
 
   /// An `_arguments` option spec: `--name[brief]`, or `--name=[brief]:PLACEHOLDER:action`.
   private static func option(_ option: OptionSpec) -> String {
     let repeated = option.isRepeatable ? "*" : ""
     guard let placeholder = option.placeholder else {
-      return quote("\(repeated)\(option.name)[\(describe(option.brief))]")
+      return shellQuoted("\(repeated)\(option.name)[\(describe(option.brief))]")
     }
-    return quote(
+    return shellQuoted(
       "\(repeated)\(option.name)=[\(describe(option.brief))]:\(placeholder):\(action(option.completion))")
   }
 
@@ -128,11 +130,6 @@ enum ZshCompletion {
       result.append(character)
     }
     return result
-  }
-
-  /// `text` in single quotes.
-  private static func quote(_ text: String) -> String {
-    "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: #"'\''"#) + "'"
   }
 }
 

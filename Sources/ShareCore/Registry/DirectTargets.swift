@@ -1,4 +1,5 @@
 import FoundationEssentials
+import ShareProtocol
 
 /// A direct target: a person, a device, a folder or a chat a service shares to, published by the
 /// service ahead of time so that the share sheet can offer it first without starting anything
@@ -224,14 +225,16 @@ public struct DirectTargetsFile: Sendable {
 
   /// The file's text for `targets`: what ShareKit writes, and what any program may.
   public static func encode(_ targets: [DirectTarget]) -> String {
-    let entries: [[String: ReportValue]] = targets.map { target in
-      var object: [String: ReportValue] = ["id": .string(target.id), "title": .string(target.title)]
+    let entries: [JSONValue] = targets.map { target in
+      var object: [String: JSONValue] = ["id": .string(target.id), "title": .string(target.title)]
       if let subtitle = target.subtitle { object["subtitle"] = .string(subtitle) }
       if let icon = target.icon { object["icon"] = .string(icon) }
-      if !target.contentTypes.isEmpty { object["contentTypes"] = .strings(target.contentTypes) }
-      return object
+      if !target.contentTypes.isEmpty {
+        object["contentTypes"] = .array(target.contentTypes.map(JSONValue.string))
+      }
+      return .object(object)
     }
-    return JSONText.report(["targets": .objects(entries)]) + "\n"
+    return JSONValue.object(["targets": .array(entries)]).text(.report) + "\n"
   }
 }
 

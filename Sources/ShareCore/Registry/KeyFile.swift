@@ -133,17 +133,19 @@ extension KeyFile {
     return lines
   }
 
-  /// The value as a key file writes it: what ``value(_:in:)`` reads back unchanged.
-  static func escape(_ value: String) -> String {
+  /// A `string` value of a key file, a desktop entry's too: what ``value(_:in:)`` and GLib read
+  /// back unchanged. Backslash, newline, carriage return and tab are escaped, and a leading space
+  /// is kept as `\s`; scalar by scalar, so that a `\r\n` (one `Character`) is escaped too.
+  package static func escape(_ value: String) -> String {
     var out = ""
-    for (offset, character) in value.enumerated() {
-      switch character {
+    for scalar in value.unicodeScalars {
+      switch scalar {
       case "\\": out += "\\\\"
       case "\n": out += "\\n"
-      case "\t": out += "\\t"
       case "\r": out += "\\r"
-      case " " where offset == 0: out += "\\s"
-      default: out.append(character)
+      case "\t": out += "\\t"
+      case " " where out.isEmpty: out += "\\s"
+      default: out.unicodeScalars.append(scalar)
       }
     }
     return out

@@ -1,3 +1,5 @@
+package import ShareProtocol
+
 /// Why a service is or is not offered for a selection: what stands in its way (hidden by the
 /// user, an invalid bundle, a program or bus name it needs), what it was offered (each item's
 /// type identifiers as rules see them, and how its type was found), and its rule's trace.
@@ -123,6 +125,24 @@ public indirect enum ReportValue: Equatable, Sendable {
   case strings([String])
   case objects([[String: ReportValue]])
   case object([String: ReportValue])
+
+  /// The report as `--json` prints it (``JSONStyle/report``); an empty list as the command line
+  /// has always printed one, with a blank line.
+  package var jsonText: String {
+    json.text(self == .objects([]) ? .encoder : .report)
+  }
+
+  /// The value as JSON.
+  package var json: JSONValue {
+    switch self {
+    case .string(let string): .string(string)
+    case .bool(let bool): .bool(bool)
+    case .integer(let integer): .number(Double(integer))
+    case .strings(let strings): .array(strings.map(JSONValue.string))
+    case .objects(let objects): .array(objects.map { .object($0.mapValues(\.json)) })
+    case .object(let members): .object(members.mapValues(\.json))
+    }
+  }
 }
 
 extension ServiceExplanation {

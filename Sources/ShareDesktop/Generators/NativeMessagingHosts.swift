@@ -1,3 +1,5 @@
+import ShareProtocol
+
 /// The browsers' native-messaging host manifests of `org.xdgshare.webshare`, the program the
 /// Web Share extension (`data/browser-extension/`) talks to: one for Chromium, one for Google
 /// Chrome and one for Firefox, each where that browser looks for them (Chromium's and Chrome's
@@ -41,19 +43,20 @@ public enum NativeMessagingHosts {
   /// The manifests for `scope`, each naming `program` (absolute).
   static func files(program: String, scope: FileManagerIntegration.Scope) -> [GeneratedFile] {
     Browser.allCases.map { browser in
-      var members: [(String, JSONWriter.Value)] = [
-        ("name", .string(hostName)),
-        ("description", .string("xdg-share: navigator.share() through the desktop's share sheet")),
-        ("path", .string(program)), ("type", .string("stdio")),
+      var members: [String: JSONValue] = [
+        "name": .string(hostName),
+        "description": .string("xdg-share: navigator.share() through the desktop's share sheet"),
+        "path": .string(program), "type": .string("stdio"),
       ]
       switch browser {
       case .chromium, .googleChrome:
-        members.append(("allowed_origins", .array([.string("chrome-extension://\(chromiumExtensionID)/")])))
+        members["allowed_origins"] = .array([.string("chrome-extension://\(chromiumExtensionID)/")])
       case .firefox:
-        members.append(("allowed_extensions", .array([.string(firefoxExtensionID)])))
+        members["allowed_extensions"] = .array([.string(firefoxExtensionID)])
       }
       return GeneratedFile(
-        path: "\(browser.folder(for: scope))/\(hostName).json", contents: JSONWriter.write(.object(members)),
+        path: "\(browser.folder(for: scope))/\(hostName).json",
+        contents: JSONValue.object(members).text(.file(keyOrder: ["name", "description", "path", "type"])),
         family: .browsers)
     }
   }

@@ -1,4 +1,5 @@
 public import ShareCore
+import ShareProtocol
 
 /// KDE Purpose's scripted plugins, which every KDE application's Share menu lists (Dolphin's
 /// Share submenu, Okular, Gwenview, Spectacle, Kdenlive): `kpackage/Purpose/org.xdgshare.<id>/`
@@ -60,51 +61,46 @@ enum PurposePlugins {
   /// constraints.
   static func metadata(for entry: PurposeEntry, translations: [PurposeSetup.Translation]) -> String {
     let service = entry.service
-    var plugin: [(String, JSONWriter.Value)] = [
-      ("Icon", .string(service.icon)), ("Id", .string(idPrefix + service.id)),
-    ]
+    var plugin: [String: JSONValue] = ["Icon": .string(service.icon), "Id": .string(idPrefix + service.id)]
     for (key, value) in [("Name", entry.name), ("X-Purpose-ActionDisplay", entry.name)] {
-      plugin.append((key, .string(value)))
+      plugin[key] = .string(value)
       for translation in translations {
-        plugin.append(("\(key)[\(translation.locale)]", .string(translation.name)))
+        plugin["\(key)[\(translation.locale)]"] = .string(translation.name)
       }
     }
     if let description = entry.description {
-      plugin.append(("Description", .string(description)))
+      plugin["Description"] = .string(description)
       for translation in translations {
         if let text = translation.description {
-          plugin.append(("Description[\(translation.locale)]", .string(text)))
+          plugin["Description[\(translation.locale)]"] = .string(text)
         }
       }
     }
-    plugin.sort { $0.0 < $1.0 }
-    var root: [(String, JSONWriter.Value)] = [("KPlugin", .object(plugin))]
+    var root: [String: JSONValue] = ["KPlugin": .object(plugin)]
     var types: [String] = []
     if entry.coverage != nil { types.append("Export") }
     if entry.takesLinks { types.append("ShareUrl") }
     let constraints = entry.constraints
     if !constraints.isEmpty {
       // One element that is an array: Purpose's OR of its members.
-      root.append(("X-Purpose-Constraints", .array([.array(constraints.map(JSONWriter.Value.string))])))
+      root["X-Purpose-Constraints"] = .array([.array(constraints.map(JSONValue.string))])
     }
-    root.append(("X-Purpose-PluginTypes", .array(types.map(JSONWriter.Value.string))))
-    root.append(("X-XDGShare-Service", .string(service.id)))
-    return JSONWriter.write(.object(root))
+    root["X-Purpose-PluginTypes"] = .array(types.map(JSONValue.string))
+    root["X-XDGShare-Service"] = .string(service.id)
+    return JSONValue.object(root).text(.file())
   }
 
   private static func pickerMetadata() -> String {
-    let plugin: [(String, JSONWriter.Value)] = [
-      ("Description", .string("Choose a share service in xdg-share's share sheet")),
-      ("Description[de]", .string("Einen Dienst im Teilen-Fenster von xdg-share wählen")),
-      ("Description[fr]", .string("Choisir un service dans la fenêtre de partage de xdg-share")),
-      ("Icon", .string(ShareService.defaultIcon)), ("Id", .string(pickerID)),
-      ("Name", .string(Picker.label)), ("X-Purpose-ActionDisplay", .string(Picker.label)),
+    let plugin: [String: JSONValue] = [
+      "Description": .string("Choose a share service in xdg-share's share sheet"),
+      "Description[de]": .string("Einen Dienst im Teilen-Fenster von xdg-share wählen"),
+      "Description[fr]": .string("Choisir un service dans la fenêtre de partage de xdg-share"),
+      "Icon": .string(ShareService.defaultIcon), "Id": .string(pickerID),
+      "Name": .string(Picker.label), "X-Purpose-ActionDisplay": .string(Picker.label),
     ]
-    return JSONWriter.write(
-      .object([
-        ("KPlugin", .object(plugin)),
-        ("X-Purpose-PluginTypes", .array([.string("Export"), .string("ShareUrl")])),
-      ]))
+    return JSONValue.object([
+      "KPlugin": .object(plugin), "X-Purpose-PluginTypes": .array([.string("Export"), .string("ShareUrl")]),
+    ]).text(.file())
   }
 }
 
@@ -189,67 +185,5 @@ public struct PurposeSetup: Equatable, Sendable {
     self.inDolphin = inDolphin
     self.translations = translations
     self.plainServices = plainServices
-  }
-}
-
-/// JSON written with its members in the order given, two spaces a level, strings escaped as
-/// RFC 8259 requires: what the generated files hold, byte for byte the same on every run.
-enum JSONWriter {
-  indirect enum Value {
-    case string(String)
-    case array([Value])
-    case object([(String, Value)])
-  }
-
-  static func write(_ value: Value) -> String {
-    var out = ""
-    write(value, indent: 0, into: &out)
-    return out + "\n"
-  }
-
-  private static func write(_ value: Value, indent: Int, into out: inout String) {
-    let inner = String(repeating: "  ", count: indent + 1)
-    switch value {
-    case .string(let string): quote(string, into: &out)
-    case .array(let values):
-      guard !values.isEmpty else { return out += "[]" }
-      out += "["
-      for (index, element) in values.enumerated() {
-        out += (index == 0 ? "\n" : ",\n") + inner
-        write(element, indent: indent + 1, into: &out)
-      }
-      out += "\n" + String(repeating: "  ", count: indent) + "]"
-    case .object(let members):
-      guard !members.isEmpty else { return out += "{}" }
-      out += "{"
-      for (index, (key, element)) in members.enumerated() {
-        out += (index == 0 ? "\n" : ",\n") + inner
-        quote(key, into: &out)
-        out += ": "
-        write(element, indent: indent + 1, into: &out)
-      }
-      out += "\n" + String(repeating: "  ", count: indent) + "}"
-    }
-  }
-
-  private static func quote(_ string: String, into out: inout String) {
-    out += "\""
-    for scalar in string.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F || (0x2028...0x2029).contains(scalar.value) {
-          let hex = String(scalar.value, radix: 16)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    out += "\""
   }
 }

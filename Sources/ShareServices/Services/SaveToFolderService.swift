@@ -320,7 +320,7 @@ struct FolderSaver {
 
   /// A freedesktop link file (`Type=Link`) that file managers open in the browser.
   static func linkFile(_ url: URL) -> [UInt8] {
-    let address = escapeDesktopValue(url.absoluteString)
+    let address = KeyFile.escape(url.absoluteString)
     return Array(
       """
       [Desktop Entry]
@@ -330,21 +330,6 @@ struct FolderSaver {
       Icon=text-html
 
       """.utf8)
-  }
-
-  /// A value for a desktop entry: backslash, newline, tab and carriage return escaped.
-  static func escapeDesktopValue(_ value: String) -> String {
-    var out = ""
-    for character in value {
-      switch character {
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      case "\r": out += "\\r"
-      default: out.append(character)
-      }
-    }
-    return out
   }
 }
 

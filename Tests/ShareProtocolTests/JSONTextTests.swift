@@ -1,11 +1,22 @@
 import FoundationEssentials
 import Testing
 
-@testable import ShareCore
+@testable import ShareProtocol
 
-/// `JSONText` must write what the command line wrote with `JSONEncoder` before, byte for byte:
-/// scripts parse it, and people diff it.
+/// `JSONValue.text(.encoder)` must write what the command line wrote with `JSONEncoder` before,
+/// byte for byte: scripts parse it, and people diff it.
 @Suite struct JSONTextTests {
+  /// What `JSONText.object` wrote.
+  private enum JSONText {
+    static func object(_ object: [String: String]) -> String {
+      JSONValue.object(object.mapValues(JSONValue.string)).text(.encoder)
+    }
+
+    static func array(_ objects: [[String: String]]) -> String {
+      JSONValue.array(objects.map { .object($0.mapValues(JSONValue.string)) }).text(.encoder)
+    }
+  }
+
   private static func encoded(_ value: some Encodable) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
