@@ -41,9 +41,7 @@ extension FileManagerIntegration {
   /// The helper program `name` that belongs to the xdg-share at `executable`: beside it in a
   /// build, in `../libexec/xdg-share/` from it once installed.
   static func helperProgram(_ name: String, besides executable: String) -> String? {
-    let folder = PathText.parent(of: executable)
-    let candidates = [folder + "/" + name, PathText.parent(of: folder) + "/libexec/xdg-share/" + name]
-    return candidates.first { FileSystem.isExecutable(Array($0.utf8)) }
+    HelperProgram.locate(name, besides: FilePath(executable))?.string
   }
 
   /// The Web Share host that belongs to the xdg-share at `executable`, for the browsers' manifests

@@ -14,7 +14,7 @@ enum GuardProgram {
   /// its parent-death signal (`setpriv`).
   static func locate(environment: [String: String]) -> String? {
     if let given = environment["XDG_SHARE_GUARD"] { return given.hasPrefix("/") ? given : nil }
-    return HelperProgram.locate(name)
+    return HelperProgram.locate(name)?.string
   }
 
   /// Starts `program` as the leader of a process group of its own, its environment holding

@@ -1,4 +1,3 @@
-import FoundationEssentials
 public import ShareCore
 
 /// Where the share sheet's program is: `xdg-share-sheet`, which links GTK so that `xdg-share`
@@ -11,7 +10,7 @@ public enum SheetProgram {
   /// else in `../libexec/xdg-share/` from it, as `install.sh` puts it; nil when none is there.
   public static func locate(environment: [String: String]) -> String? {
     if let given = environment["XDG_SHARE_SHEET"], given.hasPrefix("/") { return given }
-    return HelperProgram.locate(name)
+    return HelperProgram.locate(name)?.string
   }
 
   /// The sheet's arguments for `items` (shared with `service` at once when one is named),
@@ -71,22 +70,5 @@ public enum SheetProgram {
     var arguments = Self.arguments(program: program, items: items, parent: parent, resultDescriptor: 3)
     arguments.insert(contentsOf: [Array("--compose".utf8), Array(service.utf8)], at: 1)
     return arguments
-  }
-}
-
-/// xdg-share's helper programs (the sheet, the guard): beside the running program in a build, in
-/// `../libexec/xdg-share/` from it once `install.sh` has put them there.
-enum HelperProgram {
-  /// The path of the helper `name`; nil when none is there.
-  static func locate(_ name: String) -> String? {
-    guard let running = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
-      return nil
-    }
-    let folder = PathText.parent(of: running.hasSuffix(" (deleted)") ? String(running.dropLast(10)) : running)
-    for candidate in [folder + "/" + name, PathText.parent(of: folder) + "/libexec/xdg-share/" + name]
-    where FileManager.default.isExecutableFile(atPath: candidate) {
-      return candidate
-    }
-    return nil
   }
 }

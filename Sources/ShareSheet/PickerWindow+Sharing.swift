@@ -154,12 +154,9 @@ extension PickerWindow {
     return SheetComposePrompt(program: program, environment: environment, parent: parent)
   }
 
-  /// This program, for its compose sheet: the path `/proc/self/exe` names.
+  /// This program, for its compose sheet.
   private static var ownProgram: String? {
-    guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
-      return nil
-    }
-    return path.hasSuffix(" (deleted)") ? nil : path
+    HelperProgram.running()?.string
   }
 
   /// The compose sheet was cancelled: the list again, the window as it was before the choice.

@@ -27,7 +27,8 @@ public struct WebShareRequest: Equatable, Sendable {
   }
 
   /// The Web Share limits Chromium keeps on the platforms where it shares: so that a page meets
-  /// the same ones everywhere.
+  /// the same ones everywhere. The extension checks them first (`LIMITS` in
+  /// `data/browser-extension/page.js`, kept equal by `ExtensionTablesTests`).
   public enum Limits {
     public static let files = 10
     public static let totalFileBytes = 50 << 20

@@ -15,7 +15,8 @@ public enum WebShareTypes {
     return bare.isEmpty || permittedTypes.contains(bare)
   }
 
-  /// Chromium's `kPermittedFileExtensions`.
+  /// Chromium's `kPermittedFileExtensions`; the extension's `PERMITTED_EXTENSIONS` (`page.js`,
+  /// kept equal by `ExtensionTablesTests`, as ``permittedTypes`` is to `PERMITTED_TYPES`).
   static let permittedExtensions: Set<String> = [
     ".avif", ".bmp", ".css", ".csv", ".ehtml", ".flac", ".gif", ".htm", ".html", ".ico", ".jfif", ".jpeg",
     ".jpg",

@@ -18,7 +18,9 @@
   const iterator = Symbol.iterator;
   const activation = navigator.userActivation;
 
-  // The limits Chromium keeps where it shares, so that a page meets the same ones here.
+  // The limits Chromium keeps where it shares, so that a page meets the same ones here. The host
+  // checks them again (ShareWeb's WebShareRequest.Limits and WebShareTypes): these three tables
+  // are the host's, checked equal by Tests/ShareWebTests/ExtensionTablesTests.swift.
   const LIMITS = { files: 10, fileBytes: 50 * 1024 * 1024, title: 16 * 1024, url: 16 * 1024, text: 1024 * 1024 };
   const PERMITTED_EXTENSIONS = new Set([
     'avif', 'bmp', 'css', 'csv', 'ehtml', 'flac', 'gif', 'htm', 'html', 'ico', 'jfif', 'jpeg', 'jpg', 'm4a',

@@ -8,7 +8,8 @@ import SharePOSIX
 /// `xdg-share register` and `xdg-share unregister`: the Share entries of every file manager.
 enum RegisterCommand {
   static func register(system: Bool, context: ToolContext) -> ExitCode {
-    guard let ownPath = currentExecutable() else {
+    // The running program, which the entries will run.
+    guard let ownPath = HelperProgram.running() else {
       context.output.error(Wording.describe(.ownPathUnknown))
       return .failure
     }
@@ -85,16 +86,5 @@ enum RegisterCommand {
   /// Every MIME type of the directories GIO reads.
   static func mimeCatalog(types: TypeSystem) -> MIMECatalog {
     MIMECatalog.load(types: types, mimeDirectories: SharedMIMEDatabase.directories())
-  }
-
-  /// The absolute path of the running program, which the entries will run, as its bytes.
-  static func currentExecutable() -> FilePath? {
-    guard var path = FileSystem.linkDestination(Array("/proc/self/exe".utf8)) else { return nil }
-    // The binary was replaced while running (an upgrade): the new one is at the same path.
-    let deleted = Array(" (deleted)".utf8)
-    if path.count > deleted.count, path.reversed().starts(with: deleted.reversed()) {
-      path.removeLast(deleted.count)
-    }
-    return FilePath(bytes: path)
   }
 }
