@@ -15,6 +15,12 @@ package enum DesktopEntry {
     return KeyFile.escape(String(kept))
   }
 
+  /// A `[Desktop Action <id>]` group after a blank line: its name and icon, escaped, and `exec`,
+  /// an Exec line made by ``exec(executable:serviceID:)`` and its kind.
+  package static func actionGroup(_ id: String, name: String, icon: String, exec: String) -> [String] {
+    ["", "[Desktop Action \(id)]", "Name=" + escape(name), "Icon=" + escape(icon), "Exec=" + exec]
+  }
+
   /// A `;`-separated list: each element escaped, a `;` inside an element as `\;`, and the list
   /// ending with `;` as the specification recommends.
   package static func list(_ elements: [String]) -> String {

@@ -49,6 +49,16 @@ public struct GeneratedFile: Equatable, Sendable {
     self.family = family
     self.opensPicker = opensPicker
   }
+
+  /// A file of `#` comments and key lines: ``header(_:)``, then `lines`, each ended.
+  init(
+    path: String, lines: [String], isExecutable: Bool = false, family: FileManagerFamily,
+    opensPicker: Bool = false
+  ) {
+    self.init(
+      path: path, contents: header() + lines.joined(separator: "\n") + "\n", isExecutable: isExecutable,
+      family: family, opensPicker: opensPicker)
+  }
 }
 
 /// The "Share…" entry of every file manager: it opens the share sheet (`xdg-share --picker`)

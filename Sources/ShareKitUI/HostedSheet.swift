@@ -11,9 +11,6 @@ import ShareKit
 /// the caller decides its exit status.
 @MainActor
 package enum HostedSheet {
-  private static var content: (any SheetContent)?
-  private static var host: SheetHost?
-
   /// Shows `make()`'s sheet for `context` and runs GTK until the request has ended and the sheet
   /// has slid out. A window closed without the request ending cancels it.
   ///
@@ -22,30 +19,18 @@ package enum HostedSheet {
     context: ExtensionContext, applicationID: String, parent: ParentWindow?, environment: [String: String],
     make: @escaping @MainActor () -> ComposeServiceViewController
   ) {
-    let id = Application.isValidID(applicationID) ? applicationID : SheetRuntime.fallbackApplicationID
-    let application = Application(id: id)
-    let host = SheetHost(
-      application: application, context: context, log: AnimationLog(environment: environment), parent: parent)
-    self.host = host
-    _ = application.run {
-      let content = make()
-      self.content = content
-      content.attach(context, host: host)
-      host.present(content)
-    }
-    if !context.isFinished { context.cancelRequest(withError: ShareError.userCancelled()) }
-    self.host = nil
-    self.content = nil
+    SheetRuntime.show(
+      make, context: context, applicationID: applicationID, parent: parent, environment: environment)
   }
 
   /// The request has ended (the final event was sent): the sheet lets the loop end once it has
   /// slid out. Any thread may call it.
   nonisolated package static func requestEnded() {
-    Task { @MainActor in host?.requestEnded() }
+    Task { @MainActor in SheetRuntime.host?.requestEnded() }
   }
 
   /// Cancel, as the button: the sheet slides out and the request ends cancelled.
   package static func cancel() {
-    host?.cancel()
+    SheetRuntime.host?.cancel()
   }
 }

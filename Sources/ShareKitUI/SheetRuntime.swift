@@ -31,7 +31,8 @@ protocol SheetContent: AnyObject {
 enum SheetRuntime {
   /// The sheet being shown: kept here, as GTK's callbacks hold it only weakly.
   private static var content: (any SheetContent)?
-  private static var host: SheetHost?
+  /// The window's host while GTK runs, for the request's end and Cancel.
+  private(set) static var host: SheetHost?
 
   /// Why a sheet cannot open where there is no display.
   static let noDisplayMessage =
@@ -56,11 +57,23 @@ enum SheetRuntime {
       context.cancelRequest(withError: ShareError(code: 1, message: noDisplayMessage))
       ShareExtensionRunner.exitProcess(0)
     }
-    let id = Application.isValidID(context.serviceID) ? context.serviceID : fallbackApplicationID
-    let application = Application(id: id)
+    show(
+      make, context: context, applicationID: context.serviceID,
+      parent: ParentWindowName.parse(environment["XDG_SHARE_PARENT_WINDOW"]), environment: environment)
+    ShareExtensionRunner.exitProcess(0)
+  }
+
+  /// Shows `make()`'s sheet for `context` in the application `applicationID` (or
+  /// ``fallbackApplicationID``) and runs GTK until the loop ends: once the request has ended and
+  /// the sheet has slid out. A window closed without the request ending cancels it.
+  static func show(
+    _ make: @escaping @MainActor () -> any SheetContent, context: ExtensionContext, applicationID: String,
+    parent: ParentWindow?, environment: [String: String]
+  ) {
+    let application = Application(
+      id: Application.isValidID(applicationID) ? applicationID : fallbackApplicationID)
     let host = SheetHost(
-      application: application, context: context, log: AnimationLog(environment: environment),
-      parent: ParentWindowName.parse(environment["XDG_SHARE_PARENT_WINDOW"]))
+      application: application, context: context, log: AnimationLog(environment: environment), parent: parent)
     self.host = host
     _ = application.run {
       let content = make()
@@ -72,7 +85,6 @@ enum SheetRuntime {
     if !context.isFinished { context.cancelRequest(withError: ShareError.userCancelled()) }
     self.host = nil
     self.content = nil
-    ShareExtensionRunner.exitProcess(0)
   }
 }
 

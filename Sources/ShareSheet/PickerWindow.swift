@@ -411,30 +411,19 @@ final class PickerWindow {
     refreshRows()
     // The row moved: the focus stays on the button the user pressed.
     (focusOnPin || pin ? view.pin : view.hide)?.grabFocus()
-    let file = SettingsFile(paths: SearchPaths.system(environment: environment))
     let environment = environment
-    Self.settingsQueue.async {
-      do {
-        try file.update { settings in
-          if pin {
-            settings.pinnedServices.removeAll { $0 == id }
-            if wanted { settings.pinnedServices.append(id) }
-          } else if wanted {
-            settings.hiddenServices.insert(id)
-          } else {
-            settings.hiddenServices.remove(id)
-          }
+    saveSettings(
+      { settings in
+        if pin {
+          settings.pinnedServices.removeAll { $0 == id }
+          if wanted { settings.pinnedServices.append(id) }
+        } else if wanted {
+          settings.hiddenServices.insert(id)
+        } else {
+          settings.hiddenServices.remove(id)
         }
-        if !pin { ServiceSource.followHiddenServices(environment: environment) }
-        Task { @MainActor [weak self] in self?.settingsProblem.isVisible = false }
-      } catch {
-        let message = "\(file.path.text): \(error)"
-        Task { @MainActor [weak self] in
-          self?.settingsProblem.text = message
-          self?.settingsProblem.isVisible = true
-        }
-      }
-    }
+      },
+      then: { if !pin { ServiceSource.followHiddenServices(environment: environment) } })
   }
 
   /// The suggestions switch turned: offer the direct targets or not, and keep it in the
@@ -445,10 +434,19 @@ final class PickerWindow {
     model.settings.suggestions = wanted
     self.model = model
     refreshRows()
+    saveSettings({ $0.suggestions = wanted })
+  }
+
+  /// Writes `change` to the settings file on ``settingsQueue``, then runs `then` there; a file
+  /// that cannot be written is named under the list until a later write succeeds.
+  private func saveSettings(
+    _ change: @escaping @Sendable (inout UserSettings) -> Void, then: @escaping @Sendable () -> Void = {}
+  ) {
     let file = SettingsFile(paths: SearchPaths.system(environment: environment))
     Self.settingsQueue.async {
       do {
-        try file.update { $0.suggestions = wanted }
+        try file.update(change)
+        then()
         Task { @MainActor [weak self] in self?.settingsProblem.isVisible = false }
       } catch {
         let message = "\(file.path.text): \(error)"

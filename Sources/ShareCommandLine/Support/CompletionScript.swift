@@ -13,6 +13,17 @@ enum CompletionScript {
     }
   }
 
+  /// `text` with a backslash before each of `special`: what zsh's `_arguments` specs and fish's
+  /// single quotes take literally.
+  static func backslashed(_ text: String, _ special: Set<Character>) -> String {
+    var result = ""
+    for character in text {
+      if special.contains(character) { result.append("\\") }
+      result.append(character)
+    }
+    return result
+  }
+
   static func header(_ shell: Shell) -> [String] {
     [
       "# \(shell.rawValue) completion for xdg-share(1).",

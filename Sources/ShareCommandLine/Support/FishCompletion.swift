@@ -138,11 +138,6 @@ enum FishCompletion {
 
   /// `text` in fish's single quotes.
   private static func quote(_ text: String) -> String {
-    var result = "'"
-    for character in text {
-      if character == "\\" || character == "'" { result.append("\\") }
-      result.append(character)
-    }
-    return result + "'"
+    "'" + CompletionScript.backslashed(text, ["\\", "'"]) + "'"
   }
 }

@@ -124,12 +124,7 @@ enum ZshCompletion {
 
   /// A description inside `[...]` of an `_arguments` spec.
   private static func describe(_ text: String) -> String {
-    var result = ""
-    for character in text {
-      if "\\[]:".contains(character) { result.append("\\") }
-      result.append(character)
-    }
-    return result
+    CompletionScript.backslashed(text, ["\\", "[", "]", ":"])
   }
 }
 

@@ -38,16 +38,12 @@ enum ApplicationEntry {
     lines += localized("Keywords", keywords.map { ($0, DesktopEntry.list($1)) })
     if !actions.isEmpty { lines.append("Actions=" + DesktopEntry.list(actions)) }
     for (action, entry) in zip(actions, entries) {
-      lines += [
-        "",
-        "[Desktop Action \(action)]",
-        "Name=" + DesktopEntry.escape(entry.service.name),
-        "Icon=" + DesktopEntry.escape(entry.service.icon),
-        "Exec=" + DesktopEntry.launcherExec(executable: executable, serviceID: entry.service.id),
-      ]
+      lines += DesktopEntry.actionGroup(
+        action, name: entry.service.name, icon: entry.service.icon,
+        exec: DesktopEntry.launcherExec(executable: executable, serviceID: entry.service.id))
     }
     return GeneratedFile(
-      path: path, contents: header() + lines.joined(separator: "\n") + "\n", family: .application)
+      path: path, lines: lines, family: .application)
   }
 
   /// One action identifier per service identifier, in order: every character the specification

@@ -12,6 +12,6 @@ enum DBusActivationFile {
       "Name=" + FileManagerIntegration.busName,
       "Exec=" + dbusExecWord(executable) + " daemon",
     ]
-    return GeneratedFile(path: path, contents: header() + lines.joined(separator: "\n") + "\n", family: .dbus)
+    return GeneratedFile(path: path, lines: lines, family: .dbus)
   }
 }

@@ -37,7 +37,7 @@ enum DesktopActions {
     ]
     var files = [
       GeneratedFile(
-        path: "\(folder)/\(pickerID).desktop", contents: header() + picker.joined(separator: "\n") + "\n",
+        path: "\(folder)/\(pickerID).desktop", lines: picker,
         family: .desktopActions, opensPicker: true)
     ]
     files += entries.map { entry in
@@ -70,7 +70,7 @@ enum DesktopActions {
       ]
       return GeneratedFile(
         path: "\(folder)/\(entry.baseName).desktop",
-        contents: header() + lines.joined(separator: "\n") + "\n",
+        lines: lines,
         family: .desktopActions)
     }
     let menu = [
@@ -83,7 +83,7 @@ enum DesktopActions {
     ]
     files.append(
       GeneratedFile(
-        path: "\(folder)/\(menuID).desktop", contents: header() + menu.joined(separator: "\n") + "\n",
+        path: "\(folder)/\(menuID).desktop", lines: menu,
         family: .desktopActions))
     return files
   }

@@ -31,29 +31,22 @@ enum DolphinServiceMenus {
       var lines = menuHeader(mimeTypes: mimeTypes, action: serviceAction)
       if coverage.minimumCount > 1 { lines.append("X-KDE-MinNumberOfUrls=\(coverage.minimumCount)") }
       if let maximum = coverage.maximumCount { lines.append("X-KDE-MaxNumberOfUrls=\(maximum)") }
-      lines += [
-        "",
-        "[Desktop Action \(serviceAction)]",
-        "Name=" + DesktopEntry.escape(entry.service.name),
-        "Icon=" + DesktopEntry.escape(entry.service.icon),
-        "Exec=" + DesktopEntry.exec(executable: executable, serviceID: entry.service.id),
-      ]
+      lines += DesktopEntry.actionGroup(
+        serviceAction, name: entry.service.name, icon: entry.service.icon,
+        exec: DesktopEntry.exec(executable: executable, serviceID: entry.service.id))
       return GeneratedFile(
         path: "\(folder)/\(entry.baseName).desktop",
-        contents: header() + lines.joined(separator: "\n") + "\n",
+        lines: lines,
         isExecutable: true, family: .dolphin)
     }
     let picker =
-      menuHeader(mimeTypes: foldersOnly ? [MIMECatalog.folderType] : ["all/all"], action: pickerAction) + [
-        "",
-        "[Desktop Action \(pickerAction)]",
-        "Name=" + Picker.label,
-        "Icon=" + ShareService.defaultIcon,
-        "Exec=" + DesktopEntry.pickerExec(executable: executable),
-      ]
+      menuHeader(mimeTypes: foldersOnly ? [MIMECatalog.folderType] : ["all/all"], action: pickerAction)
+      + DesktopEntry.actionGroup(
+        pickerAction, name: Picker.label, icon: ShareService.defaultIcon,
+        exec: DesktopEntry.pickerExec(executable: executable))
     let pickerFile = GeneratedFile(
       path: "\(folder)/\(Picker.baseName).desktop",
-      contents: header() + picker.joined(separator: "\n") + "\n",
+      lines: picker,
       isExecutable: true, family: .dolphin, opensPicker: true)
     return [pickerFile] + services
   }

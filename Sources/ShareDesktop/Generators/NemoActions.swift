@@ -41,7 +41,7 @@ enum NemoActions {
       }
       return GeneratedFile(
         path: "\(folder)/\(entry.baseName).nemo_action",
-        contents: header() + lines.joined(separator: "\n") + "\n", family: .nemo)
+        lines: lines, family: .nemo)
     }
     let picker = [
       "[Nemo Action]",
@@ -53,7 +53,7 @@ enum NemoActions {
     ]
     let pickerFile = GeneratedFile(
       path: "\(folder)/\(Picker.baseName).nemo_action",
-      contents: header() + picker.joined(separator: "\n") + "\n", family: .nemo, opensPicker: true)
+      lines: picker, family: .nemo, opensPicker: true)
     return [pickerFile] + services
   }
 

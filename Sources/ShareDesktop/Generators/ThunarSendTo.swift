@@ -34,7 +34,7 @@ enum ThunarSendTo {
       lines.append("NoDisplay=true")
       return GeneratedFile(
         path: "\(folder)/\(entry.baseName).desktop",
-        contents: header() + lines.joined(separator: "\n") + "\n",
+        lines: lines,
         family: .thunar)
     }
     let picker = [
@@ -48,7 +48,7 @@ enum ThunarSendTo {
     ]
     let pickerFile = GeneratedFile(
       path: "\(folder)/\(Picker.baseName).desktop",
-      contents: header() + picker.joined(separator: "\n") + "\n",
+      lines: picker,
       family: .thunar, opensPicker: true)
     return [pickerFile] + services
   }

@@ -105,7 +105,7 @@ public final class Image: Widget {
 }
 
 /// A text field for searching (`GtkSearchEntry`): a magnifier, a clear button, Escape handling.
-public final class SearchEntry: Widget {
+public final class SearchEntry: Editable {
   public init(placeholder: String) {
     super.init(gtk_search_entry_new())
     setProperty(raw(widget), "placeholder-text", string: placeholder)
@@ -114,19 +114,9 @@ public final class SearchEntry: Widget {
     gtk_search_entry_set_search_delay(cast(widget), 0)
   }
 
-  public var text: String {
-    get { String(cString: gtk_editable_get_text(cast(widget))) }
-    set { gtk_editable_set_text(cast(widget), newValue) }
-  }
-
   /// Calls `handler` when the text changes.
   public func onSearchChanged(_ handler: @escaping @MainActor () -> Void) {
     connect(raw(widget), "search-changed", handler)
-  }
-
-  /// Calls `handler` when Enter is pressed in the field.
-  public func onActivate(_ handler: @escaping @MainActor () -> Void) {
-    connect(raw(widget), "activate", handler)
   }
 
   /// Keys typed anywhere in `widget` that the focused control does not use go to this field:

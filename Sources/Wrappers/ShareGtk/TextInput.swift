@@ -40,15 +40,9 @@ public final class TextView: Widget {
   }
 }
 
-/// A one-line text field (`GtkEntry`).
-public final class Entry: Widget {
-  /// - Parameter placeholder: shown greyed while the field is empty.
-  public init(text: String = "", placeholder: String? = nil) {
-    super.init(gtk_entry_new())
-    if let placeholder { gtk_entry_set_placeholder_text(cast(widget), placeholder) }
-    gtk_editable_set_text(cast(widget), text)
-  }
-
+/// A one-line field whose text the user edits (`GtkEditable`): ``Entry``, ``PasswordEntry``,
+/// ``SearchEntry``.
+public class Editable: Widget {
   public var text: String {
     get { String(cString: gtk_editable_get_text(cast(widget))) }
     set { gtk_editable_set_text(cast(widget), newValue) }
@@ -62,6 +56,16 @@ public final class Entry: Widget {
   /// Calls `handler` when Enter is pressed in the field.
   public func onActivate(_ handler: @escaping @MainActor () -> Void) {
     connect(raw(widget), "activate", handler)
+  }
+}
+
+/// A one-line text field (`GtkEntry`).
+public final class Entry: Editable {
+  /// - Parameter placeholder: shown greyed while the field is empty.
+  public init(text: String = "", placeholder: String? = nil) {
+    super.init(gtk_entry_new())
+    if let placeholder { gtk_entry_set_placeholder_text(cast(widget), placeholder) }
+    gtk_editable_set_text(cast(widget), text)
   }
 }
 
