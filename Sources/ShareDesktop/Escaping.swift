@@ -80,22 +80,21 @@ package enum DesktopEntry {
 /// A Python string literal that means exactly `value`: printable ASCII as it is, everything else
 /// as `\x`, `\u` or `\U` escapes, so the generated source is plain ASCII whatever the value holds.
 package func pythonStringLiteral(_ value: String) -> String {
-  var out = "\""
-  for scalar in value.unicodeScalars {
+  let escaped = value.replacingScalars { scalar in
     switch scalar {
-    case "\\": out += "\\\\"
-    case "\"": out += "\\\""
-    case " "..."~": out.unicodeScalars.append(scalar)
+    case "\\": return "\\\\"
+    case "\"": return "\\\""
+    case " "..."~": return nil
     default:
       let hex = String(scalar.value, radix: 16)
-      switch scalar.value {
-      case ..<0x100: out += "\\x" + String(repeating: "0", count: 2 - hex.count) + hex
-      case ..<0x10000: out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out += "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
+      return switch scalar.value {
+      case ..<0x100: "\\x" + String(repeating: "0", count: 2 - hex.count) + hex
+      case ..<0x10000: "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
       }
     }
   }
-  return out + "\""
+  return "\"" + escaped + "\""
 }
 
 /// A word for `dbus-daemon`'s Exec line, which is split like a shell command line without
@@ -115,9 +114,5 @@ package func shellQuoted(_ word: String) -> String {
 /// `text` with every `scalar` replaced. Scalar by scalar, as the readers read: a quote or a
 /// semicolon followed by a combining mark is one `Character`, which `replacing` would pass over.
 func replacingScalar(_ scalar: Unicode.Scalar, with replacement: String, in text: String) -> String {
-  var out = ""
-  for next in text.unicodeScalars {
-    if next == scalar { out += replacement } else { out.unicodeScalars.append(next) }
-  }
-  return out
+  text.replacingScalars { $0 == scalar ? replacement : nil }
 }

@@ -31,18 +31,12 @@ final class ActionsRow {
     actions = services.map { service in
       let content = Box(.vertical, spacing: 4)
       content.append(ServiceRowView.icon(of: service, texture: iconTextures[service.id]))
-      let name = Label(service.name)
-      name.addStyleClass("caption")
-      name.ellipsizeAtEnd()
-      name.setWidthInCharacters(10)
-      content.append(name)
-      let button = Button(content: content)
-      button.addStyleClass("flat")
-      button.addStyleClass("action")
-      button.setAccessibleLabel(service.name)
-      button.tooltip = service.description.flatMap { $0.isEmpty ? nil : $0 } ?? service.name
+      content.append(Label.tileCaption(service.name))
       let id = service.id
-      button.onClick { choose(id) }
+      let button = Button.tile(
+        content, styleClass: "action", accessibleName: service.name,
+        tooltip: service.description.flatMap { $0.isEmpty ? nil : $0 } ?? service.name
+      ) { choose(id) }
       return Action(service: service, button: button)
     }
   }
@@ -93,5 +87,34 @@ extension PickerWindow {
   func chooseFirstAction() {
     guard !editing, !search.text.isEmpty, let first = actionsRow.visible.first else { return }
     choose(first.service.id)
+  }
+}
+
+extension Label {
+  /// A line below a tile's icon (an action's, a direct target's): a caption, ten characters wide,
+  /// ellipsized.
+  static func tileCaption(_ text: String) -> Label {
+    let label = Label(text)
+    label.addStyleClass("caption")
+    label.ellipsizeAtEnd()
+    label.setWidthInCharacters(10)
+    return label
+  }
+}
+
+extension Button {
+  /// A flat tile of `content` in the row of actions or of direct targets, of style `styleClass`,
+  /// named for assistive technologies, running `action` when clicked.
+  static func tile(
+    _ content: Widget, styleClass: String, accessibleName: String, tooltip: String,
+    action: @escaping @MainActor () -> Void
+  ) -> Button {
+    let button = Button(content: content)
+    button.addStyleClass("flat")
+    button.addStyleClass(styleClass)
+    button.setAccessibleLabel(accessibleName)
+    button.tooltip = tooltip
+    button.onClick(action)
+    return button
   }
 }

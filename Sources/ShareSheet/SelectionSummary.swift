@@ -15,13 +15,10 @@ public struct SelectionSummary: Equatable, Sendable {
   public var picture: Picture
   public var title: String
   public var subtitle: String
+}
 
-  public init(picture: Picture, title: String, subtitle: String) {
-    self.picture = picture
-    self.title = title
-    self.subtitle = subtitle
-  }
-
+// Apart, so that the memberwise initializer is there for the sheet and its tests.
+extension SelectionSummary {
   /// Icons for links and texts.
   static let linkIcons = ["web-browser", "web-browser-symbolic", "text-html"]
   static let textIcons = ["text-x-generic", "text-x-generic-symbolic"]

@@ -43,24 +43,15 @@ final class TargetsRow {
         }
         ?? ServiceRowView.icon(of: service, texture: iconTextures[service.id])
       content.append(icon)
-      let title = Label(target.title)
-      title.addStyleClass("caption")
-      title.ellipsizeAtEnd()
-      title.setWidthInCharacters(10)
-      content.append(title)
+      content.append(Label.tileCaption(target.title))
       // Every button the same height, with or without a subtitle: nothing moves once shown.
-      let subtitle = Label(target.subtitle ?? service.name)
-      subtitle.addStyleClass("caption")
+      let subtitle = Label.tileCaption(target.subtitle ?? service.name)
       subtitle.addStyleClass("dim-label")
-      subtitle.ellipsizeAtEnd()
-      subtitle.setWidthInCharacters(10)
       content.append(subtitle)
-      let button = Button(content: content)
-      button.addStyleClass("flat")
-      button.addStyleClass("target")
-      button.setAccessibleLabel(target.accessibleName)
-      button.tooltip = "\(target.accessibleName) — \(service.name)"
-      button.onClick { choose(service.id, target) }
+      let button = Button.tile(
+        content, styleClass: "target", accessibleName: target.accessibleName,
+        tooltip: "\(target.accessibleName) — \(service.name)"
+      ) { choose(service.id, target) }
       row.append(button)
       return Target(service: service, target: target, button: button)
     }

@@ -186,19 +186,17 @@ public enum Diagnostics {
 
   /// Double-quoted with control characters escaped, so a value can never break the line.
   public static func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
+    let escaped = text.replacingScalars { scalar in
       switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-        out += "\\u{\(String(scalar.value, radix: 16))}"
-      default: out.unicodeScalars.append(scalar)
+      case "\"": "\\\""
+      case "\\": "\\\\"
+      case "\n": "\\n"
+      case "\t": "\\t"
+      case _ where scalar.value < 0x20 || scalar.value == 0x7F: "\\u{\(String(scalar.value, radix: 16))}"
+      default: nil
       }
     }
-    return out + "\""
+    return "\"" + escaped + "\""
   }
 
   /// A file that cannot be looked at, for people: "notes.txt: no such file or directory".

@@ -81,21 +81,18 @@ public enum PropertyListWriter {
   /// Text as XML character data: `&`, `<` and `>` as entities, and the characters XML 1.0 cannot
   /// hold or would change (other control characters, a carriage return) as character references.
   static func escaped(_ text: String) -> String {
-    var out = ""
-    out.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
+    text.replacingScalars { scalar in
       switch scalar {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\t", "\n": out.unicodeScalars.append(scalar)
+      case "&": "&amp;"
+      case "<": "&lt;"
+      case ">": "&gt;"
+      case "\t", "\n": nil
       case _
       where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
-        out += "&#x" + String(scalar.value, radix: 16, uppercase: true) + ";"
-      default: out.unicodeScalars.append(scalar)
+        "&#x" + String(scalar.value, radix: 16, uppercase: true) + ";"
+      default: nil
       }
     }
-    return out
   }
 
   /// A real as CoreFoundation's reader takes it: Swift's shortest round-tripping digits, and

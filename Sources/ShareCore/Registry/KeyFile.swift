@@ -137,18 +137,17 @@ extension KeyFile {
   /// back unchanged. Backslash, newline, carriage return and tab are escaped, and a leading space
   /// is kept as `\s`; scalar by scalar, so that a `\r\n` (one `Character`) is escaped too.
   package static func escape(_ value: String) -> String {
-    var out = ""
-    for scalar in value.unicodeScalars {
+    let escaped = value.replacingScalars { scalar in
       switch scalar {
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case " " where out.isEmpty: out += "\\s"
-      default: out.unicodeScalars.append(scalar)
+      case "\\": "\\\\"
+      case "\n": "\\n"
+      case "\r": "\\r"
+      case "\t": "\\t"
+      default: nil
       }
     }
-    return out
+    // Every escape starts with a backslash: a leading space is one the value had.
+    return escaped.hasPrefix(" ") ? "\\s" + escaped.dropFirst() : escaped
   }
 }
 

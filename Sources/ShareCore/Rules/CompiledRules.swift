@@ -589,24 +589,36 @@ private struct ProgramEvaluator {
     }
   }
 
+  /// The type classes of item `item`, each weighed by how many of its attachments it stands for.
   private func forEachAttachment(
     ofItem item: Int, weight: Int, _ state: inout ProgramState,
     _ body: (_ element: Int, _ weight: Int, _ state: inout ProgramState) -> Bool
   ) -> Bool {
-    for index in selection.classes(ofItem: item)
-    where !body(selection.itemClass[index], weight * selection.itemClassCount[index], &state) {
-      return false
+    forEach(selection.classes(ofItem: item), &state, body) {
+      (selection.itemClass[$0], weight * selection.itemClassCount[$0])
     }
-    return true
   }
 
+  /// The type identifiers of type class `typeClass`.
   private func forEachIdentifier(
     ofClass typeClass: Int, weight: Int, _ state: inout ProgramState,
     _ body: (_ element: Int, _ weight: Int, _ state: inout ProgramState) -> Bool
   ) -> Bool {
-    for index in selection.identifiers(ofClass: typeClass)
-    where !body(selection.classIdentifiers[index], weight, &state) {
-      return false
+    forEach(selection.identifiers(ofClass: typeClass), &state, body) {
+      (selection.classIdentifiers[$0], weight)
+    }
+  }
+
+  /// Calls `body` with the element and weight `entry` gives for each of `indices` (into the
+  /// selection's tables), until `body` returns false.
+  private func forEach(
+    _ indices: Range<Int>, _ state: inout ProgramState,
+    _ body: (_ element: Int, _ weight: Int, _ state: inout ProgramState) -> Bool,
+    entry: (Int) -> (element: Int, weight: Int)
+  ) -> Bool {
+    for index in indices {
+      let (element, weight) = entry(index)
+      guard body(element, weight, &state) else { return false }
     }
     return true
   }

@@ -141,21 +141,28 @@ private struct Parser {
   // MARK: Predicates
 
   mutating func parseOr() throws(SyntaxError) -> Predicate {
-    var terms = [try parseAnd()]
-    while isWord("OR") || isSymbol("||") {
-      try advance()
-      terms.append(try parseAnd())
+    try parseJoined("OR", "||", Predicate.or) { (parser: inout Self) throws(SyntaxError) in
+      try parser.parseAnd()
     }
-    return terms.count == 1 ? terms[0] : .or(terms)
   }
 
   mutating func parseAnd() throws(SyntaxError) -> Predicate {
-    var terms = [try parseNot()]
-    while isWord("AND") || isSymbol("&&") {
-      try advance()
-      terms.append(try parseNot())
+    try parseJoined("AND", "&&", Predicate.and) { (parser: inout Self) throws(SyntaxError) in
+      try parser.parseNot()
     }
-    return terms.count == 1 ? terms[0] : .and(terms)
+  }
+
+  /// Terms that `word` or `symbol` joins: one alone is itself, several are `join(terms)`.
+  private mutating func parseJoined(
+    _ word: String, _ symbol: String, _ join: ([Predicate]) -> Predicate,
+    term: (inout Self) throws(SyntaxError) -> Predicate
+  ) throws(SyntaxError) -> Predicate {
+    var terms = [try term(&self)]
+    while isWord(word) || isSymbol(symbol) {
+      try advance()
+      terms.append(try term(&self))
+    }
+    return terms.count == 1 ? terms[0] : join(terms)
   }
 
   mutating func parseNot() throws(SyntaxError) -> Predicate {

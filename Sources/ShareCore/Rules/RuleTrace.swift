@@ -257,6 +257,12 @@ struct GivenItems {
 
   subscript(indices: [Int]) -> [GivenItem] { indices.map { self[$0] } }
 
+  /// A file's kind by the first of these types it conforms to; any other is `.file`.
+  private static let fileKinds: [(type: String, kind: GivenItem.Kind)] = [
+    ("public.image", .image), ("public.movie", .movie), ("public.audio", .audio), ("com.adobe.pdf", .pdf),
+    ("public.text", .textDocument), ("public.archive", .archive),
+  ]
+
   subscript(index: Int) -> GivenItem {
     let attachment = selection.attachments[index]
     let identifiers = selection.typeClasses[classes[index]].identifiers
@@ -268,23 +274,8 @@ struct GivenItems {
       case .text: .text
       case .webURL: .link
       case .file:
-        if attachment.file?.isDirectory == true {
-          .folder
-        } else if conforms("public.image") {
-          .image
-        } else if conforms("public.movie") {
-          .movie
-        } else if conforms("public.audio") {
-          .audio
-        } else if conforms("com.adobe.pdf") {
-          .pdf
-        } else if conforms("public.text") {
-          .textDocument
-        } else if conforms("public.archive") {
-          .archive
-        } else {
-          .file
-        }
+        attachment.file?.isDirectory == true
+          ? .folder : Self.fileKinds.first { conforms($0.type) }?.kind ?? .file
       }
     return GivenItem(
       name: ActivationRule.name(of: attachment), kind: kind,

@@ -24,6 +24,18 @@ extension StringProtocol {
     return String(self[first...last])
   }
 
+  /// The text with each scalar for which `replacement` gives text replaced by that text: the one
+  /// loop of every escaping. Scalar by scalar, as the formats' readers read: a quote followed by
+  /// a combining mark is one `Character`, which a loop over characters would pass over.
+  package func replacingScalars(_ replacement: (Unicode.Scalar) -> String?) -> String {
+    var out = ""
+    out.reserveCapacity(utf8.count)
+    for scalar in unicodeScalars {
+      if let text = replacement(scalar) { out += text } else { out.unicodeScalars.append(scalar) }
+    }
+    return out
+  }
+
   /// The text padded with spaces at the end to `width` characters (never cut).
   package func padded(to width: Int) -> String {
     String(self) + String(repeating: " ", count: Swift.max(0, width - count))

@@ -7,62 +7,52 @@ internal import CGtk
 // through `MainActor.assumeIsolated`, which traps if GTK ever called from another thread (a
 // `@convention(c)` closure written in a `@MainActor` context would otherwise run unchecked).
 
-/// The Swift side of a handler without arguments.
-@MainActor final class ActionBox {
-  let body: @MainActor () -> Void
-  init(_ body: @escaping @MainActor () -> Void) { self.body = body }
+/// The Swift side of a handler: its closure, `body`, of the signal's Swift signature.
+@MainActor final class HandlerBox<Body> {
+  let body: Body
+  init(_ body: Body) { self.body = body }
 }
 
-/// The Swift side of a handler that answers whether it handled the event.
-@MainActor final class PredicateBox {
-  let body: @MainActor () -> Bool
-  init(_ body: @escaping @MainActor () -> Bool) { self.body = body }
-}
-
-/// The Swift side of a key handler.
-@MainActor final class KeyBox {
-  let body: @MainActor (Key, KeyModifiers) -> Bool
-  init(_ body: @escaping @MainActor (Key, KeyModifiers) -> Bool) { self.body = body }
-}
-
-private func releaseAction(_ data: gpointer?, _: UnsafeMutablePointer<GClosure>?) {
+/// The GClosure's destroy notify: releases the box, whatever handler it holds.
+private func releaseHandler(_ data: gpointer?, _: UnsafeMutablePointer<GClosure>?) {
   guard let data else { return }
-  Unmanaged<ActionBox>.fromOpaque(data).release()
+  Unmanaged<AnyObject>.fromOpaque(data).release()
 }
 
-private func releasePredicate(_ data: gpointer?, _: UnsafeMutablePointer<GClosure>?) {
-  guard let data else { return }
-  Unmanaged<PredicateBox>.fromOpaque(data).release()
+/// The box behind a trampoline's `data`; its `body` is read on the main actor.
+private func handler<Body>(_ data: gpointer, _: Body.Type) -> HandlerBox<Body> {
+  Unmanaged<HandlerBox<Body>>.fromOpaque(data).takeUnretainedValue()
 }
 
-private func releaseKey(_ data: gpointer?, _: UnsafeMutablePointer<GClosure>?) {
-  guard let data else { return }
-  Unmanaged<KeyBox>.fromOpaque(data).release()
+/// Connects `body` to `signal` of `instance` through `trampoline`, which must take `body`'s box
+/// (``HandlerBox``); returns the handler id.
+@MainActor
+private func connect<Body>(
+  _ instance: gpointer, _ signal: String, _ trampoline: GCallback, _ body: Body,
+  flags: GConnectFlags = G_CONNECT_DEFAULT
+) -> gulong {
+  g_signal_connect_data(
+    instance, signal, trampoline, Unmanaged.passRetained(HandlerBox(body)).toOpaque(), releaseHandler, flags)
 }
+
+private typealias Action = @MainActor () -> Void
+private typealias ObjectAction = @MainActor (UInt) -> Void
+private typealias Predicate = @MainActor () -> Bool
+private typealias KeyAction = @MainActor (Key, KeyModifiers) -> Bool
+private typealias IntegerAction = @MainActor (Int32) -> Void
 
 /// `void handler (GObject *instance, gpointer data)`: clicked, destroy, activate, realize.
 private let actionTrampoline: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
   guard let data else { return }
-  let box = Unmanaged<ActionBox>.fromOpaque(data).takeUnretainedValue()
+  let box = handler(data, Action.self)
   MainActor.assumeIsolated { box.body() }
-}
-
-/// The Swift side of a handler told which object the signal is about.
-@MainActor final class ObjectBox {
-  let body: @MainActor (UInt) -> Void
-  init(_ body: @escaping @MainActor (UInt) -> Void) { self.body = body }
-}
-
-private func releaseObject(_ data: gpointer?, _: UnsafeMutablePointer<GClosure>?) {
-  guard let data else { return }
-  Unmanaged<ObjectBox>.fromOpaque(data).release()
 }
 
 /// `void handler (GObject *instance, GObject *object, gpointer data)`: window-removed. The
 /// object reaches Swift as its address, to compare with.
 private let objectTrampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, object, data in
   guard let data else { return }
-  let box = Unmanaged<ObjectBox>.fromOpaque(data).takeUnretainedValue()
+  let box = handler(data, ObjectAction.self)
   let address = UInt(bitPattern: object)
   MainActor.assumeIsolated { box.body(address) }
 }
@@ -70,7 +60,7 @@ private let objectTrampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -
 /// `gboolean handler (GObject *instance, gpointer data)`: close-request.
 private let predicateTrampoline: @convention(c) (gpointer?, gpointer?) -> gboolean = { _, data in
   guard let data else { return 0 }
-  let box = Unmanaged<PredicateBox>.fromOpaque(data).takeUnretainedValue()
+  let box = handler(data, Predicate.self)
   return MainActor.assumeIsolated { box.body() }.gboolean
 }
 
@@ -79,11 +69,18 @@ private let predicateTrampoline: @convention(c) (gpointer?, gpointer?) -> gboole
 private let keyTrampoline: @convention(c) (gpointer?, guint, guint, GdkModifierType, gpointer?) -> gboolean =
   { _, keyval, _, state, data in
     guard let data else { return 0 }
-    let box = Unmanaged<KeyBox>.fromOpaque(data).takeUnretainedValue()
+    let box = handler(data, KeyAction.self)
     let key = Key(keyval: keyval)
     let modifiers = KeyModifiers(state: state)
     return MainActor.assumeIsolated { box.body(key, modifiers) }.gboolean
   }
+
+/// `void handler (GObject *instance, int value, gpointer data)`: GtkNativeDialog's response.
+private let integerTrampoline: @convention(c) (gpointer?, gint, gpointer?) -> Void = { _, value, data in
+  guard let data else { return }
+  let box = handler(data, IntegerAction.self)
+  MainActor.assumeIsolated { box.body(value) }
+}
 
 /// Connects `body` to the argument-less signal `signal` of `instance`; returns the handler id.
 @MainActor @discardableResult
@@ -92,10 +89,9 @@ func connect(
 )
   -> gulong
 {
-  g_signal_connect_data(
-    instance, signal, unsafeBitCast(actionTrampoline, to: GCallback.self),
-    Unmanaged.passRetained(ActionBox(body)).toOpaque(), releaseAction,
-    after ? G_CONNECT_AFTER : G_CONNECT_DEFAULT)
+  connect(
+    instance, signal, unsafeBitCast(actionTrampoline, to: GCallback.self), body as Action,
+    flags: after ? G_CONNECT_AFTER : G_CONNECT_DEFAULT)
 }
 
 /// Connects `body` to a signal whose handler takes one object (its address is passed on).
@@ -103,9 +99,7 @@ func connect(
 func connectObject(_ instance: gpointer, _ signal: String, _ body: @escaping @MainActor (UInt) -> Void)
   -> gulong
 {
-  g_signal_connect_data(
-    instance, signal, unsafeBitCast(objectTrampoline, to: GCallback.self),
-    Unmanaged.passRetained(ObjectBox(body)).toOpaque(), releaseObject, G_CONNECT_DEFAULT)
+  connect(instance, signal, unsafeBitCast(objectTrampoline, to: GCallback.self), body as ObjectAction)
 }
 
 /// Connects `body` to a signal whose handler returns `gboolean` and takes no arguments.
@@ -113,9 +107,7 @@ func connectObject(_ instance: gpointer, _ signal: String, _ body: @escaping @Ma
 func connectPredicate(_ instance: gpointer, _ signal: String, _ body: @escaping @MainActor () -> Bool)
   -> gulong
 {
-  g_signal_connect_data(
-    instance, signal, unsafeBitCast(predicateTrampoline, to: GCallback.self),
-    Unmanaged.passRetained(PredicateBox(body)).toOpaque(), releasePredicate, G_CONNECT_DEFAULT)
+  connect(instance, signal, unsafeBitCast(predicateTrampoline, to: GCallback.self), body as Predicate)
 }
 
 /// Connects `body` to `key-pressed` of a `GtkEventControllerKey`.
@@ -123,27 +115,7 @@ func connectPredicate(_ instance: gpointer, _ signal: String, _ body: @escaping 
 func connectKeyPressed(_ controller: gpointer, _ body: @escaping @MainActor (Key, KeyModifiers) -> Bool)
   -> gulong
 {
-  g_signal_connect_data(
-    controller, "key-pressed", unsafeBitCast(keyTrampoline, to: GCallback.self),
-    Unmanaged.passRetained(KeyBox(body)).toOpaque(), releaseKey, G_CONNECT_DEFAULT)
-}
-
-/// The Swift side of a handler given an integer (a dialog's response).
-@MainActor final class IntegerBox {
-  let body: @MainActor (Int32) -> Void
-  init(_ body: @escaping @MainActor (Int32) -> Void) { self.body = body }
-}
-
-private func releaseInteger(_ data: gpointer?, _: UnsafeMutablePointer<GClosure>?) {
-  guard let data else { return }
-  Unmanaged<IntegerBox>.fromOpaque(data).release()
-}
-
-/// `void handler (GObject *instance, int value, gpointer data)`: GtkNativeDialog's response.
-private let integerTrampoline: @convention(c) (gpointer?, gint, gpointer?) -> Void = { _, value, data in
-  guard let data else { return }
-  let box = Unmanaged<IntegerBox>.fromOpaque(data).takeUnretainedValue()
-  MainActor.assumeIsolated { box.body(value) }
+  connect(controller, "key-pressed", unsafeBitCast(keyTrampoline, to: GCallback.self), body as KeyAction)
 }
 
 /// Connects `body` to a signal whose handler takes one `int`.
@@ -151,7 +123,5 @@ private let integerTrampoline: @convention(c) (gpointer?, gint, gpointer?) -> Vo
 func connectInteger(_ instance: gpointer, _ signal: String, _ body: @escaping @MainActor (Int32) -> Void)
   -> gulong
 {
-  g_signal_connect_data(
-    instance, signal, unsafeBitCast(integerTrampoline, to: GCallback.self),
-    Unmanaged.passRetained(IntegerBox(body)).toOpaque(), releaseInteger, G_CONNECT_DEFAULT)
+  connect(instance, signal, unsafeBitCast(integerTrampoline, to: GCallback.self), body as IntegerAction)
 }
