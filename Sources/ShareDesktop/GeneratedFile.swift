@@ -33,23 +33,15 @@ public struct GeneratedFile: Equatable, Sendable {
   public var path: String
   public var contents: String
   /// Mode 0755 rather than 0644: Dolphin runs a user's service menu only when it is executable.
-  public var isExecutable: Bool
+  public var isExecutable = false
   public var family: FileManagerFamily
   /// Whether it is a file manager's "Share…" entry, which opens the share sheet rather than one
   /// service.
-  public var opensPicker: Bool
+  public var opensPicker = false
+}
 
-  public init(
-    path: String, contents: String, isExecutable: Bool = false, family: FileManagerFamily,
-    opensPicker: Bool = false
-  ) {
-    self.path = path
-    self.contents = contents
-    self.isExecutable = isExecutable
-    self.family = family
-    self.opensPicker = opensPicker
-  }
-
+// Apart, so that the memberwise initializer is there for the generators.
+extension GeneratedFile {
   /// A file of `#` comments and key lines: ``header(_:)``, then `lines`, each ended.
   init(
     path: String, lines: [String], isExecutable: Bool = false, family: FileManagerFamily,
