@@ -10,12 +10,16 @@ public enum HelperProgram {
   /// A program replaced while it runs (an upgrade) is named with ` (deleted)` after its path: the
   /// new one is at that path, so the path is the one without it.
   public static func running() -> FilePath? {
-    guard var path = FileSystem.linkDestination(Array("/proc/self/exe".utf8)) else { return nil }
+    FileSystem.linkDestination(Array("/proc/self/exe".utf8)).map(program(namedBy:))
+  }
+
+  /// The program a `/proc/PID/exe` link names: the link without ` (deleted)`.
+  static func program(namedBy link: [UInt8]) -> FilePath {
     let deleted = Array(" (deleted)".utf8)
-    if path.count > deleted.count, path.reversed().starts(with: deleted.reversed()) {
-      path.removeLast(deleted.count)
+    guard link.count > deleted.count, link.reversed().starts(with: deleted.reversed()) else {
+      return FilePath(bytes: link)
     }
-    return FilePath(bytes: path)
+    return FilePath(bytes: link.dropLast(deleted.count))
   }
 
   /// The helper `name` that belongs to the program at `program`: beside it, else in

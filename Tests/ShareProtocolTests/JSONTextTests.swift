@@ -56,4 +56,42 @@ import Testing
     #expect(
       text.contains("\\u0000") && text.contains("\\u001f") && text.contains("\\b") && text.contains("\\t"))
   }
+
+  /// Nested values, numbers and empty containers, in the encoder's layout: what `share --json`
+  /// printed through `JSONEncoder`.
+  @Test func nestedValuesAreWhatTheEncoderWrites() throws {
+    struct Summary: Encodable {
+      var requestId = "r1"
+      var size: UInt64 = 12_345
+      var ok = true
+      var items: [[String: [String]]] = [[:], ["types": []], ["types": ["public.png", "a/b"]]]
+    }
+    let value = JSONValue.object([
+      "requestId": .string("r1"), "size": .number(12_345), "ok": .bool(true),
+      "items": .array([
+        .object([:]), .object(["types": .array([])]),
+        .object(["types": .array([.string("public.png"), .string("a/b")])]),
+      ]),
+    ])
+    #expect(value.text(.encoder) == (try Self.encoded(Summary())))
+  }
+
+  /// Reports write an empty array or object as `[]` and `{}`.
+  @Test func reportsWriteEmptyContainersShort() {
+    let value = JSONValue.object(["a": .array([]), "b": .object([:]), "c": .number(-3), "d": .number(2.5)])
+    #expect(value.text(.report) == "{\n  \"a\" : [],\n  \"b\" : {},\n  \"c\" : -3,\n  \"d\" : 2.5\n}")
+  }
+
+  /// Files: the keys named first in their order, then the rest sorted; `"key": value`; DEL,
+  /// the line and paragraph separators and every control character as `\u`; a final newline.
+  @Test func filesOrderTheirKeysAndEscapeEverySeparator() {
+    let value = JSONValue.object([
+      "z": .string("\u{8}\u{C}\u{7F}\u{2028}\u{2029}\n\"é"), "type": .null, "name": .array([]),
+      "b": .bool(false),
+    ])
+    #expect(
+      value.text(.file(keyOrder: ["name", "type", "absent"]))
+        == "{\n  \"name\": [],\n  \"type\": null,\n  \"b\": false,\n"
+        + "  \"z\": \"\\u0008\\u000c\\u007f\\u2028\\u2029\\n\\\"é\"\n}\n")
+  }
 }
