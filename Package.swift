@@ -165,7 +165,9 @@ let package = Package(
       name: "SandboxTests", dependencies: ["ShareTestSupport", "ShareCore", "SharePOSIX"], exclude: ["Driver"]
     ),
     // The parser and usage in process, row by row of the command table.
-    .testTarget(name: "ShareCommandLineTests", dependencies: ["ShareCommandLine", "ShareCore"]),
+    .testTarget(
+      name: "ShareCommandLineTests",
+      dependencies: ["ShareCommandLine", "ShareCore", "ShareHost", "ShareProtocol"]),
     .testTarget(
       name: "SharePurposeTests", dependencies: ["SharePurpose", "ShareCore"], exclude: ["Captures"]),
   ]

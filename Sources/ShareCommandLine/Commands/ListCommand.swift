@@ -48,17 +48,20 @@ enum ListCommand {
   }
 }
 
-/// JSON output: sorted keys, no escaped slashes, so it is stable and readable. Objects of
-/// strings go through ``JSONValue/text(_:)`` (the encoder's text, without its start-up).
+/// JSON output: sorted keys, no escaped slashes, so it is stable and readable; written by the
+/// one writer, ``JSONValue/text(_:)``, in the layout `JSONEncoder` gave it
+/// (``JSONStyle/encoder``).
 enum JSON {
+  /// Objects of strings, as they are (without the encoder's start-up).
   static func encode(_ object: [String: String]) -> String {
     JSONValue.object(object.mapValues(JSONValue.string)).text(.encoder)
   }
 
+  /// A value through its `Codable` form.
   static func encode(_ value: some Encodable) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    guard let data = try? encoder.encode(value) else { return "null" }
-    return String(decoding: data, as: UTF8.self)
+    guard let data = try? JSONEncoder().encode(value),
+      let json = try? JSONDecoder().decode(JSONValue.self, from: data)
+    else { return "null" }
+    return json.text(.encoder)
   }
 }
