@@ -192,11 +192,16 @@ public enum Diagnostics {
       case "\\": "\\\\"
       case "\n": "\\n"
       case "\t": "\\t"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F: "\\u{\(String(scalar.value, radix: 16))}"
-      default: nil
+      default: escapedControl(scalar)
       }
     }
     return "\"" + escaped + "\""
+  }
+
+  /// A control character as messages write it, `\u{1b}`, so that it never reaches a terminal;
+  /// nil for any other.
+  static func escapedControl(_ scalar: Unicode.Scalar) -> String? {
+    scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16))}" : nil
   }
 
   /// A file that cannot be looked at, for people: "notes.txt: no such file or directory".

@@ -142,9 +142,9 @@ extension PredicateSyntaxError: CustomStringConvertible {
       if pendingSpace { line.append(" ") }
       pendingSpace = false
       if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
-        scalar.value < 0x20 || scalar.value == 0x7F
+        let escaped = Diagnostics.escapedControl(scalar)
       {
-        line += "\\u{" + String(scalar.value, radix: 16) + "}"
+        line += escaped
       } else {
         line.append(character)
       }
