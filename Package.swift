@@ -124,7 +124,7 @@ let package = Package(
     // desktop, its private bus, bundles. ShareTestSupport re-exports them.
     .target(name: "ShareFixtures", dependencies: ["SharePOSIX", "ShareDBus"], path: "Tests/ShareFixtures"),
     .target(
-      name: "ShareTestSupport", dependencies: ["ShareCore", "SharePOSIX", "ShareFixtures"],
+      name: "ShareTestSupport", dependencies: ["ShareCore", "SharePOSIX", "ShareFixtures", "ShareDBus"],
       path: "Tests/ShareTestSupport"),
     .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "SharePOSIX", "ShareTestSupport"]),
     .testTarget(
@@ -142,7 +142,9 @@ let package = Package(
       name: "ShareDesktopTests",
       dependencies: ["ShareDesktop", "ShareCore", "ShareHost", "ShareTestSupport"],
       exclude: ["Snapshots"]),
-    .testTarget(name: "DaemonTests", dependencies: ["ShareTestSupport", "ShareDBus", "SharePOSIX"]),
+    .testTarget(
+      name: "DaemonTests",
+      dependencies: ["ShareTestSupport", "ShareDBus", "SharePOSIX", "ShareDaemon", "ShareCore", "ShareHost"]),
     .testTarget(
       name: "CommandLineTests", dependencies: ["ShareTestSupport", "ShareCore", "SharePOSIX"],
       exclude: ["Snapshots"]),

@@ -22,16 +22,12 @@ extension RequestTable {
     guard parent.isEmpty || parent.hasPrefix("x11:") || parent.hasPrefix("wayland:") else {
       throw .invalidArgument("parent_window", .notAParentWindow(parent))
     }
-    let given = try ItemArguments.given(message, argument: 1, named: "items")
-    guard !given.items.isEmpty else {
-      throw .invalidArgument("items", .noItems)
-    }
-    try Self.refusePaths(of: given, from: caller, argument: "items")
+    let admitted = try AdmittedItems(
+      message, argument: 1, named: "items", caller: caller, requiringSome: true)
     let options = try PickerOptions(message.cursor(atArgument: 2))
     let sender = message.sender ?? ""
     let path = try admit(sender: sender, options: arguments[2], limits: limits, stopping: stopping)
-    let portal = given.descriptors.isEmpty ? nil : DocumentPortal.running(on: connection)
-    let (items, files) = try HandedOverFiles.handOn(given, paths: catalog.paths, portal: portal)
+    let (items, files) = try admitted.handedOn(paths: catalog.paths, bus: connection)
     var preview: FilePath?
     var previewFiles: HandedOverFiles?
     if let descriptor = options.preview {

@@ -40,17 +40,14 @@ final class RequestTable {
     guard case .string(let serviceID) = arguments[0] else {
       throw .invalidArgument("service_id", .notAString)
     }
-    let given = try ItemArguments.given(message, argument: 1, named: "items")
-    try Self.refusePaths(of: given, from: caller, argument: "items")
+    let admitted = try AdmittedItems(message, argument: 1, named: "items", caller: caller)
     let sender = message.sender ?? ""
     let path = try admit(sender: sender, options: arguments[2], limits: limits, stopping: stopping)
     let targetID = try Self.target(in: arguments[2])
     guard let service = catalog.registry.service(withID: serviceID) else {
       throw .refused(.noSuchService(serviceID))
     }
-    let (items, files) = try HandedOverFiles.handOn(
-      given, paths: catalog.paths,
-      portal: given.descriptors.isEmpty ? nil : DocumentPortal.running(on: connection))
+    let (items, files) = try admitted.handedOn(paths: catalog.paths, bus: connection)
     let share: Share
     do {
       let accepted = try Share.prepare(
@@ -81,15 +78,6 @@ final class RequestTable {
       }
     }
     return (message.reply([.objectPath(path)]), start)
-  }
-
-  /// Refuses the paths among `given` when `caller` is sandboxed: they are its sandbox's, and
-  /// would name other files here, or none.
-  static func refusePaths(of given: GivenItems, from caller: Caller, argument: String) throws(BusError) {
-    guard caller.isSandboxed else { return }
-    for (index, item) in given.items.enumerated() where given.descriptors[index] == nil {
-      if case .file = item.item { throw .invalidArgument("\(argument)[\(index)]", .pathFromSandbox) }
-    }
   }
 
   /// The path of a new request of `sender`, once the limits allow one.

@@ -94,7 +94,8 @@ public final class ShareDaemon {
     history = HistoryStore(stateHome: catalog.paths.stateHomeLocation)
     queries = QueryAnswers(catalog: catalog, cacheCapacity: configuration.replyCacheCapacity)
     neededBusNames = Set(catalog.registry.services.flatMap(\.requirements.busNames))
-    publishers = TargetPublishers(connection: connection, environment: configuration.environment)
+    publishers = TargetPublishers(
+      bus: connection, environment: configuration.environment, loop: loop, logs: catalog.directTargetStore)
     connection.setMessageHandler { [unowned self] message in self.handle(message) }
     try? connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'")
     guard (try? connection.requestName(Self.busName)) == .primaryOwner else { throw .nameTaken }
@@ -110,7 +111,10 @@ public final class ShareDaemon {
       connection.dispatchPending()
     }
     loop.watch(descriptor: watch.descriptor) { [unowned self] in watch.ingest() }
-    loop.onWake { [unowned self] in drainOutbox() }
+    loop.onWake { [unowned self] in
+      drainOutbox()
+      publishers.collectEnded()
+    }
     connection.dispatchPending()
     loop.run(
       nextTimeout: { [unowned self] in nextDeadline().map { $0 - MonotonicClock.now } },
@@ -126,11 +130,17 @@ public final class ShareDaemon {
     connection.dispatchPending()
     requests.cancelAll()
     publishers.stopAll()
+    // Their ends are events of the loop: a share's Response through the outbox, a publisher's
+    // end through its thread's wake. Nothing but them is waited for now: no call is read, no
+    // folder looked at.
+    loop.stopWatching(descriptor: socket)
+    loop.stopWatching(descriptor: watch.descriptor)
     let deadline = MonotonicClock.now + PluginRunner.terminationGrace + 3
-    while !requests.isEmpty, MonotonicClock.now < deadline {
-      DetachedThread.sleep(seconds: 0.01)
-      drainOutbox()
-    }
+    loop.run(
+      nextTimeout: { deadline - MonotonicClock.now }, onTimeout: {},
+      shouldStop: { [unowned self] in
+        (requests.isEmpty && publishers.isIdle) || MonotonicClock.now >= deadline
+      })
     connection.flush()
     return 0
   }

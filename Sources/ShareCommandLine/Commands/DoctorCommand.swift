@@ -46,12 +46,15 @@ struct Checkup {
   /// and whether a service of that identifier is installed.
   var targetsFolder: String
   var targets: [(name: String, file: DirectTargetsFile, installed: Bool)]
+  /// The logs of the services' last runs to publish their targets that hold something, by service.
+  var publishingLogs: [(serviceID: String, log: FilePath)]
 
   init(catalog: ServiceCatalog, context: ToolContext) {
     let survey = catalog.survey()
     settingsFile = catalog.paths.settingsFile
     let store = catalog.directTargetStore
     targetsFolder = store.folder.text
+    publishingLogs = store.publishingLogs()
     let installed = Set(survey.entries.compactMap(\.identifier))
     targets = store.survey().map {
       ($0.name, $0.file, installed.contains(String($0.name.dropLast(".json".count))))
@@ -117,7 +120,14 @@ struct Checkup {
           ]
         }),
       "needsAttention": .bool(needsAttention),
-    ]
+    ].merging(
+      publishingLogs.isEmpty
+        ? [:]
+        : [
+          "publishingLogs": .objects(
+            publishingLogs.map { ["service": .string($0.serviceID), "log": .string($0.log.text)] })
+        ]
+    ) { $1 }
   }
 
   private static func report(_ bundle: Bundle) -> [String: ReportValue] {

@@ -15,9 +15,10 @@ extension Wording {
       lines.append("  \(folder.location.displayString):" + (bundles.isEmpty ? " none" : ""))
       for bundle in bundles { lines += self.lines(for: bundle, settingsFile: checkup.settingsFile) }
     }
-    if !checkup.targets.isEmpty {
+    if !checkup.targets.isEmpty || !checkup.publishingLogs.isEmpty {
       lines.append("")
       lines.append("Direct targets the services published, in \(checkup.targetsFolder):")
+      var logs = Dictionary(checkup.publishingLogs.map { ($0.serviceID, $0.log) }) { first, _ in first }
       for entry in checkup.targets {
         let count = entry.file.targets.count
         let service = String(entry.name.dropLast(".json".count))
@@ -26,6 +27,13 @@ extension Wording {
           "  \(mark) \(service): \(count) \(count == 1 ? "target" : "targets")"
             + (entry.installed ? "" : " (no such service is installed: the file is left over)"))
         lines += entry.file.problems.map { "      \($0.message)" }
+        if let log = logs.removeValue(forKey: service) {
+          lines.append("      its program's last run to publish them wrote to \(log.displayString)")
+        }
+      }
+      for (service, log) in checkup.publishingLogs where logs[service] != nil {
+        lines.append(
+          "  · \(service): nothing published; its program's last run wrote to \(log.displayString)")
       }
     }
     for registration in checkup.registrations { lines += self.lines(for: registration) }
