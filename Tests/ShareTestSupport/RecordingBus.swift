@@ -35,6 +35,19 @@ public final class RecordingBus: BusCalls {
     public var signature: String
     public var arguments: [DBusValue]
     public var timeout: Double
+
+    public init(
+      destination: String?, path: String?, interface: String?, member: String?, signature: String,
+      arguments: [DBusValue], timeout: Double
+    ) {
+      self.destination = destination
+      self.path = path
+      self.interface = interface
+      self.member = member
+      self.signature = signature
+      self.arguments = arguments
+      self.timeout = timeout
+    }
   }
 
   /// The calls made, in order.
