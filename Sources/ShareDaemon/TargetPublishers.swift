@@ -49,7 +49,7 @@ final class TargetPublishers {
   private let ended = EndedRuns()
 
   static let settle = 0.3
-  static let timeLimit = 15.0
+  static let defaultTimeLimit = 15.0
 
   /// - Parameters:
   ///   - bus: where the services' signals are asked for.
@@ -58,7 +58,7 @@ final class TargetPublishers {
   ///   - logs: where the runs' logs are kept.
   init(
     bus: any BusCalls, environment: [String: String], loop: EventLoop, logs: DirectTargetStore,
-    timeLimit: Double = TargetPublishers.timeLimit
+    timeLimit: Double = TargetPublishers.defaultTimeLimit
   ) {
     self.bus = bus
     self.environment = environment

@@ -105,7 +105,7 @@ struct Checkup {
   }
 
   var report: [String: ReportValue] {
-    [
+    var report: [String: ReportValue] = [
       "folders": .objects(folders.map { ["path": .string($0.location.text), "exists": .bool($0.exists)] }),
       "bundles": .objects(bundles.map(Self.report)),
       "registrations": .objects(registrations.map(Self.report)),
@@ -120,14 +120,13 @@ struct Checkup {
           ]
         }),
       "needsAttention": .bool(needsAttention),
-    ].merging(
-      publishingLogs.isEmpty
-        ? [:]
-        : [
-          "publishingLogs": .objects(
-            publishingLogs.map { ["service": .string($0.serviceID), "log": .string($0.log.text)] })
-        ]
-    ) { $1 }
+    ]
+    // Only when a log holds something: the report is otherwise as it was.
+    if !publishingLogs.isEmpty {
+      report["publishingLogs"] = .objects(
+        publishingLogs.map { ["service": .string($0.serviceID), "log": .string($0.log.text)] })
+    }
+    return report
   }
 
   private static func report(_ bundle: Bundle) -> [String: ReportValue] {
