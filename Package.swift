@@ -124,7 +124,7 @@ let package = Package(
     // desktop, its private bus, bundles. ShareTestSupport re-exports them.
     .target(name: "ShareFixtures", dependencies: ["SharePOSIX", "ShareDBus"], path: "Tests/ShareFixtures"),
     .target(
-      name: "ShareTestSupport", dependencies: ["ShareCore", "SharePOSIX", "ShareFixtures"],
+      name: "ShareTestSupport", dependencies: ["ShareCore", "ShareHost", "SharePOSIX", "ShareFixtures"],
       path: "Tests/ShareTestSupport"),
     .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "SharePOSIX", "ShareTestSupport"]),
     .testTarget(
@@ -142,7 +142,9 @@ let package = Package(
       name: "ShareDesktopTests",
       dependencies: ["ShareDesktop", "ShareCore", "ShareHost", "ShareTestSupport"],
       exclude: ["Snapshots"]),
-    .testTarget(name: "DaemonTests", dependencies: ["ShareTestSupport", "ShareDBus", "SharePOSIX"]),
+    .testTarget(
+      name: "DaemonTests",
+      dependencies: ["ShareTestSupport", "ShareDBus", "SharePOSIX", "ShareDaemon", "ShareHost", "ShareCore"]),
     .testTarget(
       name: "CommandLineTests", dependencies: ["ShareTestSupport", "ShareCore", "SharePOSIX"],
       exclude: ["Snapshots"]),
@@ -167,7 +169,9 @@ let package = Package(
     // The parser and usage in process, row by row of the command table.
     .testTarget(name: "ShareCommandLineTests", dependencies: ["ShareCommandLine", "ShareCore"]),
     .testTarget(
-      name: "SharePurposeTests", dependencies: ["SharePurpose", "ShareCore"], exclude: ["Captures"]),
+      name: "SharePurposeTests",
+      dependencies: ["SharePurpose", "ShareCore", "ShareHost", "SharePOSIX", "ShareTestSupport"],
+      exclude: ["Captures"]),
   ]
 )
 
