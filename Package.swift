@@ -144,7 +144,10 @@ let package = Package(
       exclude: ["Snapshots"]),
     .testTarget(
       name: "DaemonTests",
-      dependencies: ["ShareTestSupport", "ShareDBus", "SharePOSIX", "ShareDaemon", "ShareHost", "ShareCore"]),
+      dependencies: [
+        "ShareTestSupport", "ShareDBus", "SharePOSIX", "ShareDaemon", "ShareHost", "ShareCore",
+        "ShareProtocol",
+      ]),
     .testTarget(
       name: "CommandLineTests", dependencies: ["ShareTestSupport", "ShareCore", "SharePOSIX"],
       exclude: ["Snapshots"]),
@@ -159,7 +162,9 @@ let package = Package(
     // hostile input, and Chromium (and Firefox) with the extension, through the real sheet.
     .testTarget(
       name: "ShareWebTests",
-      dependencies: ["ShareWeb", "ShareHost", "ShareCore", "SharePOSIX", "ShareTestSupport"],
+      dependencies: [
+        "ShareWeb", "ShareHost", "ShareCore", "SharePOSIX", "ShareProtocol", "ShareTestSupport",
+      ],
       exclude: ["Driver"]),
     // Sandboxed apps: files as descriptors, the caller known, ShowPicker's options, in a sandbox
     // built from Flatpak's own parts (bwrap, xdg-dbus-proxy).
@@ -170,7 +175,9 @@ let package = Package(
     .testTarget(name: "ShareCommandLineTests", dependencies: ["ShareCommandLine", "ShareCore"]),
     .testTarget(
       name: "SharePurposeTests",
-      dependencies: ["SharePurpose", "ShareCore", "ShareHost", "SharePOSIX", "ShareTestSupport"],
+      dependencies: [
+        "SharePurpose", "ShareCore", "ShareHost", "SharePOSIX", "ShareProtocol", "ShareTestSupport",
+      ],
       exclude: ["Captures"]),
   ]
 )
