@@ -242,9 +242,10 @@ extension PickerWindow {
     var critical: Bool
   }
 
-  /// How `end` of a share with `service` is told: its title in the user's language, its detail
-  /// in ShareEnd's words (``ShareEnd/message(naming:)``); what the service returned, the service's
-  /// own reason to cancel, the time limit it ran past.
+  /// How `end` of a share with `service` is told: its title in the user's language; its detail
+  /// in ShareEnd's words (``ShareEnd/message(naming:)``), save what the service returned, its own
+  /// reason to cancel (none when the user cancelled) and the time limit it ran past, in the
+  /// user's language.
   static func telling(_ end: ShareEnd, service: ShareService, text: SheetText) -> EndTelling {
     let name = ["service": service.name]
     let critical = ![.completed, .cancelled].contains(end.status)
