@@ -9,8 +9,9 @@ import ShareProtocol
 /// its own process (it links GTK; the service does not) and writes how it ended as one JSON line,
 /// which becomes the request's one `Response`.
 extension RequestTable {
-  /// Starts the sheet for `ShowPicker(s parent_window, aa{sv} items, a{sv} options)`; returns the
-  /// reply (the request's handle) and what starts the sheet once that reply is queued.
+  /// Starts the sheet for `ShowPicker(s parent_window, aa{sv} items, a{sv} options)` through
+  /// `sheets`; returns the reply (the request's handle) and what waits for the sheet once that
+  /// reply is queued.
   func showPicker(
     _ message: DBusMessage, catalog: ServiceCatalog, sheets: any SheetLauncher, caller: Caller,
     connection: BusConnection, limits: Limits, stopping: Bool, waker: Waker
