@@ -32,9 +32,8 @@ final class RequestTable {
   /// signals can only follow it. The rule is checked first, so that a refusal is this call's
   /// error; a compose sheet comes once the handle is out.
   func share(
-    _ message: DBusMessage, catalog: ServiceCatalog, history: HistoryStore, environment: [String: String],
-    compose: ComposeStep, caller: Caller, connection: BusConnection, limits: Limits, stopping: Bool,
-    waker: Waker
+    _ message: DBusMessage, catalog: ServiceCatalog, environment: [String: String], secrets: any SecretStore,
+    caller: Caller, connection: BusConnection, limits: Limits, stopping: Bool, waker: Waker
   ) throws(BusError) -> (reply: DBusMessage, start: () -> Void) {
     let arguments = message.arguments()
     guard case .string(let serviceID) = arguments[0] else {
@@ -55,10 +54,8 @@ final class RequestTable {
       let target = try targetID.map { id throws(ShareRefusal) in
         try Share.target(id, of: accepted, store: catalog.directTargetStore, types: catalog.types).payload
       }
-      share = Share(
-        accepted, compose: compose, prompt: ComposePrompts.desktop(environment: environment),
-        history: history,
-        environment: environment, caller: caller.identifier, target: target)
+      share = Share.desktop(
+        accepted, environment: environment, secrets: secrets, caller: caller.identifier, target: target)
       try share.recordAtOnce()
     } catch {
       files?.release(on: connection)
@@ -73,7 +70,8 @@ final class RequestTable {
           outbox.post(.progress(path: path, fraction: fraction ?? -1, message: text ?? ""))
           waker.wake()
         }
-        outbox.post(.finished(path: path, response: Self.response(end, service: serviceID)))
+        outbox.post(
+          .finished(path: path, response: ResponseResults(end, service: serviceID).arguments(for: .share)))
         waker.wake()
       }
     }
@@ -209,7 +207,7 @@ struct ActiveRequest {
   }
 
   /// Closing the sheet cancels what it runs.
-  init(owner: String, picker: SheetSession, files: HandedOverFiles? = nil) {
+  init(owner: String, picker: any RunningSheet, files: HandedOverFiles? = nil) {
     self.owner = owner
     cancel = { picker.cancel() }
     self.files = files

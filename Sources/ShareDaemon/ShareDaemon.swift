@@ -36,6 +36,12 @@ public final class ShareDaemon {
     public var replyCacheCapacity = 1 << 20
     /// Where secure configuration values of compose sheets are kept (the Secret Service).
     public var secrets: any SecretStore
+    /// What starts the share sheet for `ShowPicker`: its program, unless another is handed in
+    /// (a test's).
+    public var sheets: (any SheetLauncher)?
+    /// The bus to serve on, by its address: the session bus unless one is given (a test's
+    /// private bus).
+    public var busAddress: String?
 
     public init(
       environment: [String: String], idleTimeout: Double, secrets: any SecretStore = UnavailableSecretStore()
@@ -57,7 +63,6 @@ public final class ShareDaemon {
   private let connection: BusConnection
   private let loop: EventLoop
   private let watch: BundleWatch
-  private let history: HistoryStore
   private var catalog: ServiceCatalog
   private var queries: QueryAnswers
   private let requests = RequestTable()
@@ -75,7 +80,11 @@ public final class ShareDaemon {
   public init(configuration: Configuration) throws(StartError) {
     self.configuration = configuration
     do {
-      connection = try BusConnection.session()
+      if let address = configuration.busAddress {
+        connection = try BusConnection.connect(address: address)
+      } else {
+        connection = try BusConnection.session()
+      }
     } catch {
       throw .noBus(error.message)
     }
@@ -91,7 +100,6 @@ public final class ShareDaemon {
     // last, so that a caller who sees it owned is answered with every service.
     watch.watchFolders(of: SearchPaths.system(environment: configuration.environment))
     catalog = ServiceCatalog.desktop(environment: configuration.environment)
-    history = HistoryStore(stateHome: catalog.paths.stateHomeLocation)
     queries = QueryAnswers(catalog: catalog, cacheCapacity: configuration.replyCacheCapacity)
     neededBusNames = Set(catalog.registry.services.flatMap(\.requirements.busNames))
     publishers = TargetPublishers(
@@ -278,11 +286,7 @@ public final class ShareDaemon {
     case (Self.interface?, "Share"), (nil, "Share"):
       try Self.expect(message, "saa{sv}a{sv}", names: "(s service_id, aa{sv} items, a{sv} options)")
       let (reply, start) = try requests.share(
-        message, catalog: catalog, history: history, environment: configuration.environment,
-        compose: ComposeStep(
-          configuration: ConfigurationStore(
-            configHome: SearchPaths.system(environment: configuration.environment).configHomeLocation),
-          secrets: configuration.secrets),
+        message, catalog: catalog, environment: configuration.environment, secrets: configuration.secrets,
         caller: caller(of: message), connection: connection,
         limits: .init(
           perCaller: configuration.maximumRequestsPerCaller, total: configuration.maximumRequests),
@@ -293,8 +297,10 @@ public final class ShareDaemon {
     case (Self.interface?, "ShowPicker"), (nil, "ShowPicker"):
       try Self.expect(message, "saa{sv}a{sv}", names: "(s parent_window, aa{sv} items, a{sv} options)")
       let (reply, start) = try requests.showPicker(
-        message, catalog: catalog, environment: configuration.environment, caller: caller(of: message),
-        connection: connection, limits: limits, stopping: stopping, waker: loop.waker)
+        message, catalog: catalog,
+        sheets: configuration.sheets ?? ProcessSheetLauncher(environment: configuration.environment),
+        caller: caller(of: message), connection: connection, limits: limits, stopping: stopping,
+        waker: loop.waker)
       afterReply = start
       return reply
     case ("org.freedesktop.DBus.Introspectable"?, "Introspect"):
