@@ -164,6 +164,27 @@ struct HandWrittenBundle {
     )
   }
 
+  /// An old-style Info.plist keeps no place inside its strings: the problem is at the rule's
+  /// value, and its words say the column in the predicate.
+  @Test func anOldStylePredicatesMistakeSaysItsColumn() throws {
+    let bundle = try HandWrittenBundle(in: folder, body: HandWrittenBundle.validKeys())
+    try """
+    {
+      CFBundleIdentifier = org.example.hand; CFBundleName = Hand; CFBundleExecutable = share;
+      NSExtension = {
+        NSExtensionPointIdentifier = "com.apple.share-services";
+        NSExtensionAttributes = { NSExtensionActivationRule = "extensionItems.@count IN {1}"; };
+      };
+    }
+    """.write(toFile: bundle.plist, atomically: true, encoding: .utf8)
+    let problem = try #require(loader.load(bundleAt: bundle.path).problems.first)
+    #expect(problem.position?.line == 5)
+    #expect(
+      Diagnostics.message(for: problem.kind)
+        == "invalid predicate: at column 23: \"IN\" is an operator of Apple's NSPredicate that xdg-share does not have; use == with OR"
+    )
+  }
+
   @Test func whatIsThereInsteadOfTheExecutableIsSaid() throws {
     func finding(_ prepare: (String) throws -> Void) throws -> BundleProblem.FileFinding? {
       let name = "b\(UInt32.random(in: 0...UInt32.max)).shareext"
