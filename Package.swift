@@ -124,7 +124,8 @@ let package = Package(
     // desktop, its private bus, bundles. ShareTestSupport re-exports them.
     .target(name: "ShareFixtures", dependencies: ["SharePOSIX", "ShareDBus"], path: "Tests/ShareFixtures"),
     .target(
-      name: "ShareTestSupport", dependencies: ["ShareCore", "SharePOSIX", "ShareFixtures"],
+      name: "ShareTestSupport",
+      dependencies: ["ShareCore", "ShareHost", "SharePOSIX", "ShareFixtures", "ShareDBus"],
       path: "Tests/ShareTestSupport"),
     .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "SharePOSIX", "ShareTestSupport"]),
     .testTarget(
@@ -142,7 +143,12 @@ let package = Package(
       name: "ShareDesktopTests",
       dependencies: ["ShareDesktop", "ShareCore", "ShareHost", "ShareTestSupport"],
       exclude: ["Snapshots"]),
-    .testTarget(name: "DaemonTests", dependencies: ["ShareTestSupport", "ShareDBus", "SharePOSIX"]),
+    .testTarget(
+      name: "DaemonTests",
+      dependencies: [
+        "ShareTestSupport", "ShareDBus", "SharePOSIX", "ShareDaemon", "ShareHost", "ShareCore",
+        "ShareProtocol",
+      ]),
     .testTarget(
       name: "CommandLineTests", dependencies: ["ShareTestSupport", "ShareCore", "SharePOSIX"],
       exclude: ["Snapshots"]),
@@ -157,7 +163,9 @@ let package = Package(
     // hostile input, and Chromium (and Firefox) with the extension, through the real sheet.
     .testTarget(
       name: "ShareWebTests",
-      dependencies: ["ShareWeb", "ShareHost", "ShareCore", "SharePOSIX", "ShareTestSupport"],
+      dependencies: [
+        "ShareWeb", "ShareHost", "ShareCore", "SharePOSIX", "ShareProtocol", "ShareTestSupport",
+      ],
       exclude: ["Driver"]),
     // Sandboxed apps: files as descriptors, the caller known, ShowPicker's options, in a sandbox
     // built from Flatpak's own parts (bwrap, xdg-dbus-proxy).
@@ -169,7 +177,11 @@ let package = Package(
       name: "ShareCommandLineTests",
       dependencies: ["ShareCommandLine", "ShareCore", "ShareHost", "ShareProtocol"]),
     .testTarget(
-      name: "SharePurposeTests", dependencies: ["SharePurpose", "ShareCore"], exclude: ["Captures"]),
+      name: "SharePurposeTests",
+      dependencies: [
+        "SharePurpose", "ShareCore", "ShareHost", "SharePOSIX", "ShareProtocol", "ShareTestSupport",
+      ],
+      exclude: ["Captures"]),
   ]
 )
 

@@ -17,10 +17,9 @@ package enum BusError: Error, Equatable {
   case noRequestInFlight(path: String)
   case notRequestOwner
   case stopping
-  /// `ShowPicker` without the share sheet's program installed.
-  case noSheet
-  /// The share sheet's program could not be started: what the system said.
-  case cannotStartSheet(String)
+  /// `ShowPicker`'s sheet could not start: its program is not installed, or the system would not
+  /// start it.
+  case sheetNotStarted(SheetSession.StartError)
   /// A file handed over as a descriptor could not be made a path (the folder, the copy).
   case handOverFailed(String)
   case unknownInterface(String)
@@ -35,7 +34,7 @@ package enum BusError: Error, Equatable {
     case .refused(.noSuchService), .refused(.noSuchTarget): "org.xdgshare.Share1.Error.NoSuchService"
     case .refused(.notAccepted), .refused(.targetRefuses): "org.xdgshare.Share1.Error.NotAccepted"
     case .tooManyItems, .tooManyRequests, .tooManyRequestsOfCaller: "org.xdgshare.Share1.Error.LimitExceeded"
-    case .stopping, .refused(.unreadableFiles), .refused(.cannotRecord), .noSheet, .cannotStartSheet,
+    case .stopping, .refused(.unreadableFiles), .refused(.cannotRecord), .sheetNotStarted,
       .handOverFailed:
       "org.xdgshare.Share1.Error.Failed"
     case .notRequestOwner: "org.freedesktop.DBus.Error.AccessDenied"
@@ -59,8 +58,7 @@ package enum BusError: Error, Equatable {
     case .unknownInterface(let name): "no interface '\(name)' here; the service's is org.xdgshare.Share1"
     case .notRequestOwner: "only the caller that started the request may cancel it"
     case .stopping: "the service is stopping; call again, and a new one starts"
-    case .noSheet: "the share sheet (\(SheetProgram.name)) is not installed beside xdg-share"
-    case .cannotStartSheet(let reason): "cannot start the share sheet: \(reason)"
+    case .sheetNotStarted(let error): error.message
     case .handOverFailed(let reason): "cannot hand the file on to the service: \(reason)"
     case .unknownProperty(let name): "no property '\(name)'"
     case .readOnlyProperty(let name): "property '\(name)' is read-only"

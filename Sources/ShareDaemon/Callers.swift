@@ -66,14 +66,14 @@ final class CallerDirectory {
   private var known: [String: Caller] = [:]
 
   /// The caller behind `sender`, asking the bus for its process the first time.
-  func caller(_ sender: String, on connection: BusConnection) -> Caller {
+  func caller(_ sender: String, on bus: any BusCalls) -> Caller {
     if let caller = known[sender] { return caller }
     let ask = DBusMessage.methodCall(
       destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
       member: "GetConnectionUnixProcessID")
     ask.append([.string(sender)])
     var pid: Int32?
-    if case .uint32(let number)? = (try? connection.call(ask, timeout: 5))?.arguments().first, number > 0,
+    if case .uint32(let number)? = (try? bus.call(ask, timeout: 5))?.arguments().first, number > 0,
       number <= UInt32(Int32.max)
     {
       pid = Int32(number)

@@ -12,26 +12,27 @@ struct DocumentPortal {
   static let path = "/org/freedesktop/portal/documents"
   static let interface = "org.freedesktop.portal.Documents"
 
-  let connection: BusConnection
+  /// The bus the portal is on.
+  let bus: any BusCalls
   /// The portal's mount point.
   let mountPoint: FilePath
 
   /// The portal, when it runs now: it is not started for a share (starting it mounts a file
   /// system, which is Flatpak's to do).
-  static func running(on connection: BusConnection) -> DocumentPortal? {
+  static func running(on bus: any BusCalls) -> DocumentPortal? {
     let owned = DBusMessage.methodCall(
       destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
       member: "NameHasOwner")
     owned.append([.string(busName)])
-    guard (try? connection.call(owned, timeout: 2))?.arguments().first == .boolean(true) else { return nil }
+    guard (try? bus.call(owned, timeout: 2))?.arguments().first == .boolean(true) else { return nil }
     let ask = DBusMessage.methodCall(
       destination: busName, path: path, interface: interface, member: "GetMountPoint")
-    guard case .bytes(var bytes)? = (try? connection.call(ask, timeout: 5))?.arguments().first else {
+    guard case .bytes(var bytes)? = (try? bus.call(ask, timeout: 5))?.arguments().first else {
       return nil
     }
     if bytes.last == 0 { bytes.removeLast() }
     guard bytes.first == UInt8(ascii: "/") else { return nil }
-    return DocumentPortal(connection: connection, mountPoint: FilePath(bytes: bytes))
+    return DocumentPortal(bus: bus, mountPoint: FilePath(bytes: bytes))
   }
 
   /// Exports the file `descriptor` names for the host's programs to read: the document's id and
@@ -45,7 +46,7 @@ struct DocumentPortal {
     // A document of its own (not reuse_existing), so that deleting it never takes another
     // request's; not persistent: gone from the portal's store when it ends.
     add.append([.boolean(false), .boolean(false)])
-    guard case .string(let id)? = (try? connection.call(add, timeout: 5))?.arguments().first, !id.isEmpty,
+    guard case .string(let id)? = (try? bus.call(add, timeout: 5))?.arguments().first, !id.isEmpty,
       !id.contains("/")
     else { return nil }
     let path = mountPoint.appending(id).appending(name)
@@ -59,14 +60,14 @@ struct DocumentPortal {
 
   /// Removes the document `id` from the portal (the file itself stays).
   func delete(_ id: String) {
-    Self.delete(id, on: connection)
+    Self.delete(id, on: bus)
   }
 
-  /// Removes the document `id` from the portal on `connection`, without asking where it is.
-  static func delete(_ id: String, on connection: BusConnection) {
+  /// Removes the document `id` from the portal on `bus`, without asking where it is.
+  static func delete(_ id: String, on bus: any BusCalls) {
     let call = DBusMessage.methodCall(
       destination: busName, path: path, interface: interface, member: "Delete")
     call.append([.string(id)])
-    _ = try? connection.call(call, timeout: 5)
+    _ = try? bus.call(call, timeout: 5)
   }
 }

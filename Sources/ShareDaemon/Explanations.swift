@@ -11,10 +11,8 @@ enum Explanations {
     guard case .string(let id) = message.cursor(atArgument: 0).value() else {
       throw .invalidArgument("service_id", .notAString)
     }
-    let given = try ItemArguments.given(message, argument: 1, named: "items")
-    try RequestTable.refusePaths(of: given, from: caller, argument: "items")
-    // A file handed over is looked at through its descriptor: nothing is shared.
-    let items = given.descriptors.isEmpty ? given.items : try HandedOverFiles.checked(given)
+    // Nothing is shared: a file handed over is looked at through its descriptor.
+    let items = try AdmittedItems(message, argument: 1, named: "items", caller: caller).lookedAt()
     let selection: PreparedSelection
     do {
       selection = try catalog.inspect(items, inspector: QueryInspector(items: items, memo: detection))

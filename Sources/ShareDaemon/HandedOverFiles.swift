@@ -41,6 +41,7 @@ final class HandedOverFiles: Sendable {
       let (descriptor, status) = try check(handed)
       if items[index].mimeType == nil {
         items[index].mimeType = try type(of: descriptor, size: status.size, handed: handed)
+        items[index].mimeTypeSource = .detected
       }
     }
     return items
@@ -70,7 +71,11 @@ final class HandedOverFiles: Sendable {
       guard let handed = given.descriptors[index] else { continue }
       let (descriptor, status) = try check(handed)
       var type = items[index].mimeType
-      if type == nil { type = try Self.type(of: descriptor, size: status.size, handed: handed) }
+      var source = items[index].mimeTypeSource
+      if type == nil {
+        type = try Self.type(of: descriptor, size: status.size, handed: handed)
+        source = .detected
+      }
       let linkName = descriptor.linkTarget?.split(separator: UInt8(ascii: "/")).last.map {
         String(decoding: $0, as: UTF8.self)
       }
@@ -102,16 +107,16 @@ final class HandedOverFiles: Sendable {
           throw .handOverFailed("\(handed.label).fd: the file became shorter while it was copied")
         }
       }
-      items[index] = RequestedItem(.file(destination), mimeType: type)
+      items[index] = RequestedItem(.file(destination), mimeType: type, mimeTypeSource: source)
     }
     return (items, HandedOverFiles(folders: folder.map { [$0] } ?? [], documents: documents))
   }
 
-  /// Removes the copies and the portal's documents (on `connection`, the service's: call it on
-  /// the loop's thread).
-  func release(on connection: BusConnection) {
+  /// Removes the copies and the portal's documents (on `bus`, the service's: call it on the
+  /// loop's thread).
+  func release(on bus: any BusCalls) {
     for folder in folders { folder.remove() }
-    for document in documents { DocumentPortal.delete(document, on: connection) }
+    for document in documents { DocumentPortal.delete(document, on: bus) }
   }
 
   /// The descriptor to read `handed` from, and its status, when it is a regular file open for

@@ -118,8 +118,8 @@ enum InterfaceXML {
                                    invalid), problems
               items         aa{sv} each item as the rule saw it: name, kind (file, folder, link,
                                    text), path or url, mimeType, foundBy (name, content, filesystem,
-                                   caller, kind), typeIdentifiers (as: the UTI, the MIME type, its
-                                   parents), conformsTo (as)
+                                   caller, detected, kind), typeIdentifiers (as: the UTI, the MIME
+                                   type, its parents), conformsTo (as)
               rule          a{sv}  form (dictionary, predicate) and text
               ruleAccepts   b      the rule's own verdict
               clauses       aa{sv} the rule clause by clause: clause (s), holds (b), found (s, what

@@ -2,13 +2,6 @@ package import ShareCore
 package import ShareDBus
 package import SharePOSIX
 
-/// Decodes the `aa{sv}` items of `QueryItems`, `Share` and `ShowPicker`, saying exactly what is
-/// wrong.
-///
-/// Three ways in, one set of checks (``ItemEntries``): plain items read from the marshalled body
-/// (``DBusBodyReader``: no value tree and no cursor for a thousand items), anything else walked
-/// with a ``DBusCursor``, which also words every error, or a decoded ``DBusValue`` (the fuzz
-/// targets', which check that the three agree).
 /// A file a caller handed over as a descriptor (`{"fd": h}`), and the name it gave it.
 package struct GivenDescriptor: Sendable {
   package let descriptor: FileDescriptor
@@ -26,6 +19,13 @@ package struct GivenItems: Sendable {
   package var descriptors: [Int: GivenDescriptor] = [:]
 }
 
+/// Decodes the `aa{sv}` items of `QueryItems`, `Explain`, `Share` and `ShowPicker`, saying
+/// exactly what is wrong; ``AdmittedItems`` takes them in.
+///
+/// Three ways in, one set of checks (``ItemEntries``): plain items read from the marshalled body
+/// (``DBusBodyReader``: no value tree and no cursor for a thousand items), anything else walked
+/// with a ``DBusCursor``, which also words every error, or a decoded ``DBusValue`` (the fuzz
+/// targets', which check that the three agree).
 package enum ItemArguments {
   static let maximumItems = 10_000
 

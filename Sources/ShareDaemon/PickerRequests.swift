@@ -9,10 +9,11 @@ import ShareProtocol
 /// its own process (it links GTK; the service does not) and writes how it ended as one JSON line,
 /// which becomes the request's one `Response`.
 extension RequestTable {
-  /// Starts the sheet for `ShowPicker(s parent_window, aa{sv} items, a{sv} options)`; returns the
-  /// reply (the request's handle) and what starts the sheet once that reply is queued.
+  /// Starts the sheet for `ShowPicker(s parent_window, aa{sv} items, a{sv} options)` through
+  /// `sheets`; returns the reply (the request's handle) and what waits for the sheet once that
+  /// reply is queued.
   func showPicker(
-    _ message: DBusMessage, catalog: ServiceCatalog, environment: [String: String], caller: Caller,
+    _ message: DBusMessage, catalog: ServiceCatalog, sheets: any SheetLauncher, caller: Caller,
     connection: BusConnection, limits: Limits, stopping: Bool, waker: Waker
   ) throws(BusError) -> (reply: DBusMessage, start: () -> Void) {
     let arguments = message.arguments()
@@ -22,16 +23,12 @@ extension RequestTable {
     guard parent.isEmpty || parent.hasPrefix("x11:") || parent.hasPrefix("wayland:") else {
       throw .invalidArgument("parent_window", .notAParentWindow(parent))
     }
-    let given = try ItemArguments.given(message, argument: 1, named: "items")
-    guard !given.items.isEmpty else {
-      throw .invalidArgument("items", .noItems)
-    }
-    try Self.refusePaths(of: given, from: caller, argument: "items")
+    let admitted = try AdmittedItems(
+      message, argument: 1, named: "items", caller: caller, requiringSome: true)
     let options = try PickerOptions(message.cursor(atArgument: 2))
     let sender = message.sender ?? ""
     let path = try admit(sender: sender, options: arguments[2], limits: limits, stopping: stopping)
-    let portal = given.descriptors.isEmpty ? nil : DocumentPortal.running(on: connection)
-    let (items, files) = try HandedOverFiles.handOn(given, paths: catalog.paths, portal: portal)
+    let (items, files) = try admitted.handedOn(paths: catalog.paths, bus: connection)
     var preview: FilePath?
     var previewFiles: HandedOverFiles?
     if let descriptor = options.preview {
@@ -53,69 +50,25 @@ extension RequestTable {
     let request = SheetRequest(
       items: items.map(\.item), parent: parent, caller: named, title: options.title, preview: preview,
       filter: options.filter(for: caller, services: catalog.registry.services), modal: options.modal)
-    let sheet: SheetSession
+    let sheet: any RunningSheet
     do {
-      sheet = try SheetSession.start(request, environment: environment)
+      sheet = try sheets.start(request)
     } catch {
       files?.release(on: connection)
       previewFiles?.release(on: connection)
-      switch error {
-      case .notInstalled: throw .noSheet
-      case .cannotStart(_, let reason): throw .cannotStartSheet(reason)
-      }
+      throw .sheetNotStarted(error)
     }
     requests[path] = ActiveRequest(
       owner: sender, picker: sheet, files: HandedOverFiles.joined(files, previewFiles))
     let outbox = self.outbox
     let start = {
       DetachedThread.start {
-        outbox.post(.finished(path: path, response: Self.pickerResponse(sheet.wait())))
+        let results = ResponseResults(sheet.wait())
+        outbox.post(.finished(path: path, response: results.arguments(for: .showPicker)))
         waker.wake()
       }
     }
     return (message.reply([.objectPath(path)]), start)
-  }
-
-  /// The `Response` of a sheet that ended so: the service chosen (`service`, and as before
-  /// `service-id`), how it ended (`outcome`: `completed`, `cancelled`, `failed`, `timed-out`), what
-  /// it returned (`returned`, `returned-items`) and the request's id in the history (`request`,
-  /// `request-id`), or why it did not complete (`message`).
-  static func pickerResponse(_ end: SheetSession.End) -> [DBusValue] {
-    guard case .answered(let line) = end else {
-      // Closed from outside (Cancel, the session ending) before it could answer: cancelled.
-      let closed = end == .closed
-      return [
-        .uint32(closed ? 1 : 2),
-        .vardict([
-          ("outcome", .string(closed ? "cancelled" : "failed")), ("message", .string(end.problem ?? "")),
-        ]),
-      ]
-    }
-    var results: [(String, DBusValue)] = []
-    if let id = line.results.serviceID {
-      results.append(("service", .string(id)))
-      results.append(("service-id", .string(id)))
-    }
-    let outcome =
-      switch line.response {
-      case 0: "completed"
-      case 1: "cancelled"
-      default: line.exitStatus == ExitCode.timedOut.rawValue ? "timed-out" : "failed"
-      }
-    results.append(("outcome", .string(outcome)))
-    if let id = line.results.requestID {
-      results.append(("request", .string(id)))
-      results.append(("request-id", .string(id)))
-    }
-    if line.response == 0 {
-      let returned = DBusValue.array(
-        elementSignature: "a{sv}", (line.results.returnedItems ?? []).map(Self.returned))
-      results.append(("returned", returned))
-      results.append(("returned-items", returned))
-    } else {
-      results.append(("message", .string(line.results.message ?? "")))
-    }
-    return [.uint32(line.response), .vardict(results)]
   }
 }
 

@@ -69,11 +69,8 @@ struct QueryAnswers {
   mutating func queryItems(_ message: DBusMessage, catalog: ServiceCatalog, caller: Caller) throws(BusError)
     -> DBusMessage
   {
-    let given = try ItemArguments.given(message, argument: 0, named: "items")
-    try RequestTable.refusePaths(of: given, from: caller, argument: "items")
-    // A file handed over is looked at through the descriptor, and given no other path: nothing
-    // is shared.
-    let items = given.descriptors.isEmpty ? given.items : try HandedOverFiles.checked(given)
+    // Nothing is shared: a file handed over is looked at through its descriptor.
+    let items = try AdmittedItems(message, argument: 0, named: "items", caller: caller).lookedAt()
     let fields = try Self.fields(in: message.cursor(atArgument: 1).value() ?? .vardict([]))
     let selection: PreparedSelection
     do {

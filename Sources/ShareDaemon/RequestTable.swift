@@ -32,25 +32,21 @@ final class RequestTable {
   /// signals can only follow it. The rule is checked first, so that a refusal is this call's
   /// error; a compose sheet comes once the handle is out.
   func share(
-    _ message: DBusMessage, catalog: ServiceCatalog, history: HistoryStore, environment: [String: String],
-    compose: ComposeStep, caller: Caller, connection: BusConnection, limits: Limits, stopping: Bool,
-    waker: Waker
+    _ message: DBusMessage, catalog: ServiceCatalog, environment: [String: String], secrets: any SecretStore,
+    caller: Caller, connection: BusConnection, limits: Limits, stopping: Bool, waker: Waker
   ) throws(BusError) -> (reply: DBusMessage, start: () -> Void) {
     let arguments = message.arguments()
     guard case .string(let serviceID) = arguments[0] else {
       throw .invalidArgument("service_id", .notAString)
     }
-    let given = try ItemArguments.given(message, argument: 1, named: "items")
-    try Self.refusePaths(of: given, from: caller, argument: "items")
+    let admitted = try AdmittedItems(message, argument: 1, named: "items", caller: caller)
     let sender = message.sender ?? ""
     let path = try admit(sender: sender, options: arguments[2], limits: limits, stopping: stopping)
     let targetID = try Self.target(in: arguments[2])
     guard let service = catalog.registry.service(withID: serviceID) else {
       throw .refused(.noSuchService(serviceID))
     }
-    let (items, files) = try HandedOverFiles.handOn(
-      given, paths: catalog.paths,
-      portal: given.descriptors.isEmpty ? nil : DocumentPortal.running(on: connection))
+    let (items, files) = try admitted.handedOn(paths: catalog.paths, bus: connection)
     let share: Share
     do {
       let accepted = try Share.prepare(
@@ -58,10 +54,8 @@ final class RequestTable {
       let target = try targetID.map { id throws(ShareRefusal) in
         try Share.target(id, of: accepted, store: catalog.directTargetStore, types: catalog.types).payload
       }
-      share = Share(
-        accepted, compose: compose, prompt: ComposePrompts.desktop(environment: environment),
-        history: history,
-        environment: environment, caller: caller.identifier, target: target)
+      share = Share.desktop(
+        accepted, environment: environment, secrets: secrets, caller: caller.identifier, target: target)
       try share.recordAtOnce()
     } catch {
       files?.release(on: connection)
@@ -76,20 +70,12 @@ final class RequestTable {
           outbox.post(.progress(path: path, fraction: fraction ?? -1, message: text ?? ""))
           waker.wake()
         }
-        outbox.post(.finished(path: path, response: Self.response(end, service: serviceID)))
+        outbox.post(
+          .finished(path: path, response: ResponseResults(end, service: serviceID).arguments(for: .share)))
         waker.wake()
       }
     }
     return (message.reply([.objectPath(path)]), start)
-  }
-
-  /// Refuses the paths among `given` when `caller` is sandboxed: they are its sandbox's, and
-  /// would name other files here, or none.
-  static func refusePaths(of given: GivenItems, from caller: Caller, argument: String) throws(BusError) {
-    guard caller.isSandboxed else { return }
-    for (index, item) in given.items.enumerated() where given.descriptors[index] == nil {
-      if case .file = item.item { throw .invalidArgument("\(argument)[\(index)]", .pathFromSandbox) }
-    }
   }
 
   /// The path of a new request of `sender`, once the limits allow one.
@@ -221,7 +207,7 @@ struct ActiveRequest {
   }
 
   /// Closing the sheet cancels what it runs.
-  init(owner: String, picker: SheetSession, files: HandedOverFiles? = nil) {
+  init(owner: String, picker: any RunningSheet, files: HandedOverFiles? = nil) {
     self.owner = owner
     cancel = { picker.cancel() }
     self.files = files

@@ -3,39 +3,71 @@ import ShareDBus
 import ShareHost
 import ShareProtocol
 
-/// What a request's `Response` signal carries: `(u code, a{sv} results)`.
-extension RequestTable {
-  /// The `Response` of a share that ended so: its code from the outcome table, the request's
-  /// id once it was recorded, and what was returned or why it did not complete.
-  static func response(_ end: ShareEnd, service: String) -> [DBusValue] {
-    var results: [(String, DBusValue)] = [
-      ("service", .string(service)), ("outcome", .string(outcome(of: end))),
-    ]
-    if case .finished(let outcome, let requestID) = end {
-      results.append(("request-id", .string(requestID)))
-      results.append(("request", .string(requestID)))
-      if case .completed(let items) = outcome {
-        let returned = DBusValue.array(elementSignature: "a{sv}", items.flatMap(\.attachments).map(returned))
-        results.append(("returned-items", returned))
-        results.append(("returned", returned))
-      }
-    }
-    if let message = end.message(naming: .identifier) { results.append(("message", .string(message))) }
-    return [.uint32(end.response.rawValue), .vardict(results)]
+/// What a request's `Response` signal carries, `(u code, a{sv} results)`, for `Share` and
+/// `ShowPicker` alike: the one place its keys are written (data/org.xdgshare.Request1.xml,
+/// `ShowPicker` in data/org.xdgshare.Share1.xml).
+struct ResponseResults {
+  /// The method whose request it ends. Each writes every value under its version 3 name and
+  /// its older one (`request-id`, `returned-items`; `ShowPicker` also `service-id`), in the
+  /// order it always has: `Share` the older name first, `ShowPicker` the newer.
+  enum Method {
+    case share
+    case showPicker
   }
 
-  /// `completed`, `cancelled`, `failed` or `timed-out`: the end as a caller reads it.
-  static func outcome(of end: ShareEnd) -> String {
-    switch end.exitCode {
-    case .success: "completed"
-    case .timedOut: "timed-out"
-    default:
-      switch end.response {
-      case .completed: "completed"
-      case .cancelled: "cancelled"
-      case .ended: "failed"
-      }
+  var response: ShareEnd.Response
+  var status: ShareEnd.Status
+  /// The service chosen, once there is one.
+  var service: String?
+  /// The request's id in the history, once it was recorded.
+  var requestID: String?
+  /// What the service returned (code 0).
+  var returned: [AttachmentPayload]
+  /// Why it did not complete (codes 1 and 2).
+  var message: String?
+
+  /// The results of a share that ended so, with `service`.
+  init(_ end: ShareEnd, service: String) {
+    self.init(
+      response: end.response, status: end.status, service: service, requestID: end.requestID,
+      returned: end.returnedAttachments ?? [], message: end.message(naming: .identifier))
+  }
+
+  /// The results of a share sheet that ended so.
+  init(_ end: SheetSession.End) {
+    self.init(
+      response: end.response, status: end.status, service: end.answer?.serviceID,
+      requestID: end.answer?.requestID, returned: end.answer?.returnedItems ?? [], message: end.message)
+  }
+
+  init(
+    response: ShareEnd.Response, status: ShareEnd.Status, service: String?, requestID: String?,
+    returned: [AttachmentPayload], message: String?
+  ) {
+    self.response = response
+    self.status = status
+    self.service = service
+    self.requestID = requestID
+    self.returned = returned
+    self.message = message
+  }
+
+  /// The signal's arguments: the code, then the results of `method`'s request.
+  func arguments(for method: Method) -> [DBusValue] {
+    var results: [(String, DBusValue)] = []
+    func add(_ name: String, older: String?, _ value: DBusValue) {
+      let names = method == .share ? [older, name] : [name, older]
+      for name in names.compactMap(\.self) { results.append((name, value)) }
     }
+    if let service { add("service", older: method == .showPicker ? "service-id" : nil, .string(service)) }
+    results.append(("outcome", .string(status.word(in: .dbus))))
+    if let requestID { add("request", older: "request-id", .string(requestID)) }
+    if response == .completed {
+      add("returned", older: "returned-items", .array(elementSignature: "a{sv}", returned.map(Self.returned)))
+    } else {
+      results.append(("message", .string(message ?? "")))
+    }
+    return [.uint32(response.rawValue), .vardict(results)]
   }
 
   static func returned(_ attachment: AttachmentPayload) -> DBusValue {

@@ -36,6 +36,12 @@ public final class ShareDaemon {
     public var replyCacheCapacity = 1 << 20
     /// Where secure configuration values of compose sheets are kept (the Secret Service).
     public var secrets: any SecretStore
+    /// What starts the share sheet for `ShowPicker`: its program, unless another is handed in
+    /// (a test's).
+    public var sheets: (any SheetLauncher)?
+    /// The bus to serve on, by its address: the session bus unless one is given (a test's
+    /// private bus).
+    public var busAddress: String?
 
     public init(
       environment: [String: String], idleTimeout: Double, secrets: any SecretStore = UnavailableSecretStore()
@@ -57,7 +63,6 @@ public final class ShareDaemon {
   private let connection: BusConnection
   private let loop: EventLoop
   private let watch: BundleWatch
-  private let history: HistoryStore
   private var catalog: ServiceCatalog
   private var queries: QueryAnswers
   private let requests = RequestTable()
@@ -75,7 +80,11 @@ public final class ShareDaemon {
   public init(configuration: Configuration) throws(StartError) {
     self.configuration = configuration
     do {
-      connection = try BusConnection.session()
+      if let address = configuration.busAddress {
+        connection = try BusConnection.connect(address: address)
+      } else {
+        connection = try BusConnection.session()
+      }
     } catch {
       throw .noBus(error.message)
     }
@@ -91,10 +100,10 @@ public final class ShareDaemon {
     // last, so that a caller who sees it owned is answered with every service.
     watch.watchFolders(of: SearchPaths.system(environment: configuration.environment))
     catalog = ServiceCatalog.desktop(environment: configuration.environment)
-    history = HistoryStore(stateHome: catalog.paths.stateHomeLocation)
     queries = QueryAnswers(catalog: catalog, cacheCapacity: configuration.replyCacheCapacity)
     neededBusNames = Set(catalog.registry.services.flatMap(\.requirements.busNames))
-    publishers = TargetPublishers(connection: connection, environment: configuration.environment)
+    publishers = TargetPublishers(
+      bus: connection, environment: configuration.environment, loop: loop, logs: catalog.directTargetStore)
     connection.setMessageHandler { [unowned self] message in self.handle(message) }
     try? connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'")
     guard (try? connection.requestName(Self.busName)) == .primaryOwner else { throw .nameTaken }
@@ -110,7 +119,10 @@ public final class ShareDaemon {
       connection.dispatchPending()
     }
     loop.watch(descriptor: watch.descriptor) { [unowned self] in watch.ingest() }
-    loop.onWake { [unowned self] in drainOutbox() }
+    loop.onWake { [unowned self] in
+      drainOutbox()
+      publishers.collectEnded()
+    }
     connection.dispatchPending()
     loop.run(
       nextTimeout: { [unowned self] in nextDeadline().map { $0 - MonotonicClock.now } },
@@ -126,11 +138,17 @@ public final class ShareDaemon {
     connection.dispatchPending()
     requests.cancelAll()
     publishers.stopAll()
+    // Their ends are events of the loop: a share's Response through the outbox, a publisher's
+    // end through its thread's wake. Nothing but them is waited for now: no call is read, no
+    // folder looked at.
+    loop.stopWatching(descriptor: socket)
+    loop.stopWatching(descriptor: watch.descriptor)
     let deadline = MonotonicClock.now + PluginRunner.terminationGrace + 3
-    while !requests.isEmpty, MonotonicClock.now < deadline {
-      DetachedThread.sleep(seconds: 0.01)
-      drainOutbox()
-    }
+    loop.run(
+      nextTimeout: { deadline - MonotonicClock.now }, onTimeout: {},
+      shouldStop: { [unowned self] in
+        (requests.isEmpty && publishers.isIdle) || MonotonicClock.now >= deadline
+      })
     connection.flush()
     return 0
   }
@@ -268,11 +286,7 @@ public final class ShareDaemon {
     case (Self.interface?, "Share"), (nil, "Share"):
       try Self.expect(message, "saa{sv}a{sv}", names: "(s service_id, aa{sv} items, a{sv} options)")
       let (reply, start) = try requests.share(
-        message, catalog: catalog, history: history, environment: configuration.environment,
-        compose: ComposeStep(
-          configuration: ConfigurationStore(
-            configHome: SearchPaths.system(environment: configuration.environment).configHomeLocation),
-          secrets: configuration.secrets),
+        message, catalog: catalog, environment: configuration.environment, secrets: configuration.secrets,
         caller: caller(of: message), connection: connection,
         limits: .init(
           perCaller: configuration.maximumRequestsPerCaller, total: configuration.maximumRequests),
@@ -283,8 +297,10 @@ public final class ShareDaemon {
     case (Self.interface?, "ShowPicker"), (nil, "ShowPicker"):
       try Self.expect(message, "saa{sv}a{sv}", names: "(s parent_window, aa{sv} items, a{sv} options)")
       let (reply, start) = try requests.showPicker(
-        message, catalog: catalog, environment: configuration.environment, caller: caller(of: message),
-        connection: connection, limits: limits, stopping: stopping, waker: loop.waker)
+        message, catalog: catalog,
+        sheets: configuration.sheets ?? ProcessSheetLauncher(environment: configuration.environment),
+        caller: caller(of: message), connection: connection, limits: limits, stopping: stopping,
+        waker: loop.waker)
       afterReply = start
       return reply
     case ("org.freedesktop.DBus.Introspectable"?, "Introspect"):

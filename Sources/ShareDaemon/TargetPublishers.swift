@@ -2,15 +2,20 @@ import ShareCore
 import ShareDBus
 import ShareHost
 import SharePOSIX
+import Synchronization
 
 /// Keeps the services' direct targets current while the service runs: for each service whose
 /// bundle names signals (`XDGShareTargetSignals`), the rules are added to the bus, and when one
 /// of those signals arrives (a device paired, gone out of reach) the service's program is run to
-/// publish its targets again (`XDG_SHARE_PUBLISH_TARGETS=1`, no request). Once at start too, so
-/// that targets published while the service was not running are brought up to date.
+/// publish its targets again (``ServiceProgram/Purpose/publishTargets``, no request). Once at
+/// start too, so that targets published while the service was not running are brought up to date.
 ///
 /// Signals come in bursts: a run waits ``settle`` seconds after the first, and a signal during
-/// a run asks for one more after it. A run that takes longer than ``timeLimit`` is stopped.
+/// a run asks for one more after it. A program runs as a share's does, under the guard; what it
+/// writes on standard error goes to its log (``DirectTargetStore/publishingLog(of:)``), with a
+/// line of the host's when the run went wrong. Its end is an event of the service's loop (its
+/// pidfd); a run that takes longer than the time limit is ended with everything it started, on
+/// a thread of its own, which says so through the loop's waker.
 final class TargetPublishers {
   /// A service that publishes, and the rules it listens to.
   private struct Publisher {
@@ -18,23 +23,48 @@ final class TargetPublishers {
     var rules: [SignalMatchRule]
   }
 
+  /// A run going on.
+  private struct Run {
+    var program: ServiceProgram
+    /// When it must end.
+    var deadline: Double
+    /// Its end, watched on the loop; nil once it is being ended on a thread of its own.
+    var watch: EventLoop.ChildWatch?
+  }
+
   private var publishers: [String: Publisher] = [:]
   /// When each service's next run is due.
   private var due: [String: Double] = [:]
-  /// The runs going on, and when each must end.
-  private var running: [String: (child: ChildProcess, deadline: Double)] = [:]
+  private var running: [String: Run] = [:]
   /// Services asked for again while they ran.
   private var again: Set<String> = []
   private var addedRules: Set<String> = []
-  private let connection: BusConnection
+  private let bus: any BusCalls
   private let environment: [String: String]
+  private let loop: EventLoop
+  private let logs: DirectTargetStore
+  /// How long a run may take.
+  let timeLimit: Double
+  /// The runs ended on threads of their own, which the loop collects when woken.
+  private let ended = EndedRuns()
 
   static let settle = 0.3
-  static let timeLimit = 15.0
+  static let defaultTimeLimit = 15.0
 
-  init(connection: BusConnection, environment: [String: String]) {
-    self.connection = connection
+  /// - Parameters:
+  ///   - bus: where the services' signals are asked for.
+  ///   - loop: the service's loop, which hears of each run's end and is woken by the threads
+  ///     that end a run.
+  ///   - logs: where the runs' logs are kept.
+  init(
+    bus: any BusCalls, environment: [String: String], loop: EventLoop, logs: DirectTargetStore,
+    timeLimit: Double = TargetPublishers.defaultTimeLimit
+  ) {
+    self.bus = bus
     self.environment = environment
+    self.loop = loop
+    self.logs = logs
+    self.timeLimit = timeLimit
   }
 
   /// Takes in the services now offered: new publishers' rules are added to the bus, and each
@@ -50,7 +80,7 @@ final class TargetPublishers {
       for rule in publisher.rules where addedRules.insert(rule.text).inserted {
         // A rule the bus refuses only means no updates for that service: it still publishes when
         // it runs.
-        try? connection.addMatch(rule.text)
+        try? bus.addMatch(rule.text)
       }
       if publishers[id]?.service != publisher.service { schedule(id, at: now) }
     }
@@ -80,26 +110,20 @@ final class TargetPublishers {
     }
   }
 
-  /// The next time something is to be done.
+  /// The next time something is to be done: a run to start, or one past its time. Ends are
+  /// events of the loop, not times.
   var deadline: Double? {
-    let times = Array(due.values) + running.values.map(\.deadline)
-    // While runs go on, they are looked at often: their end is not signalled to the loop.
-    return running.isEmpty ? times.min() : min(times.min() ?? .infinity, MonotonicClock.now + 0.1)
+    (Array(due.values) + running.values.filter { $0.watch != nil }.map(\.deadline)).min()
   }
 
-  /// Starts the runs due, collects the ones ended, stops the ones past their time.
+  /// Whether no run goes on.
+  var isIdle: Bool { running.isEmpty }
+
+  /// Starts the runs due, and ends the ones past their time.
   func handleDeadlines(now: Double) {
-    for (id, run) in running {
-      if run.child.hasEnded {
-        _ = run.child.wait()
-      } else if now >= run.deadline {
-        run.child.signalLeader(Signal.kill)
-        _ = run.child.wait()
-      } else {
-        continue
-      }
-      running[id] = nil
-      if again.remove(id) != nil { due[id] = now + Self.settle }
+    for (id, run) in running where run.watch != nil && now >= run.deadline {
+      append(.timedOut(seconds: timeLimit), toLogOf: id)
+      end(id)
     }
     for (id, time) in due where time <= now {
       due[id] = nil
@@ -108,26 +132,84 @@ final class TargetPublishers {
     }
   }
 
-  private func start(_ service: ShareService, now: Double) {
-    var environment = service.programEnvironment(self.environment)
-    environment["XDG_SHARE_PUBLISH_TARGETS"] = "1"
-    environment["XDG_SHARE_REQUEST_ID"] = nil
-    guard
-      let child = try? ChildProcess.spawn(
-        [service.executableLocation.bytes], environment: environment,
-        environmentBytes: service.programEnvironmentBytes,
-        workingDirectory: service.bundleLocation.bytes, standardInput: .null, standardOutput: .null,
-        standardError: .null, newProcessGroup: true)
-    else { return }
-    running[service.id] = (child, now + Self.timeLimit)
+  /// Collects the runs ended on threads of their own (the loop was woken for them).
+  func collectEnded() {
+    for id in ended.takeAll() { finished(id, now: MonotonicClock.now) }
   }
 
-  /// Ends the runs going on (the service is stopping).
-  func stopAll() {
-    for run in running.values {
-      run.child.signalLeader(Signal.kill)
-      _ = run.child.wait()
+  private func start(_ service: ShareService, now: Double) {
+    let log = logs.publishingLog(of: service.id)
+    try? FileSystem.makeDirectories(logs.publishingLogFolder.bytes)
+    // The log of the last run only: what doctor points at is what this run wrote.
+    let logFile = try? FileDescriptor.create(log.bytes, mode: 0o600)
+    defer { logFile?.close() }
+    let program: ServiceProgram
+    do throws(SystemError) {
+      program = try ServiceProgram.start(
+        service, for: .publishTargets, environment: environment, standardInput: .null, standardOutput: .null,
+        standardError: logFile.map(ChildProcess.Stream.descriptor) ?? .null)
+    } catch {
+      try? logFile?.write(Array(PublishingFailure.couldNotStart(reason: error.reason).logLine.utf8))
+      return
     }
-    running = [:]
+    let id = service.id
+    let watch = loop.onEnd(of: program.process) { [unowned self] in
+      if let failure = PublishingFailure(program.process.wait()) { append(failure, toLogOf: id) }
+      finished(id, now: MonotonicClock.now)
+    }
+    running[id] = Run(program: program, deadline: now + timeLimit, watch: watch)
+  }
+
+  /// Ends the run of `id` and what it started, on a thread of its own (that takes up to the
+  /// programs' grace period); the thread wakes the loop when it is done.
+  private func end(_ id: String) {
+    guard var run = running[id], let watch = run.watch else { return }
+    loop.cancel(watch)
+    run.watch = nil
+    running[id] = run
+    let program = run.program
+    let ended = self.ended
+    let waker = loop.waker
+    DetachedThread.start {
+      program.endWhatItStarted()
+      _ = program.stop(after: 0.2)
+      ended.post(id)
+      waker.wake()
+    }
+  }
+
+  private func finished(_ id: String, now: Double) {
+    running[id] = nil
+    if again.remove(id) != nil { due[id] = now + Self.settle }
+  }
+
+  private func append(_ failure: PublishingFailure, toLogOf id: String) {
+    guard let log = try? FileDescriptor.openForAppending(logs.publishingLog(of: id).bytes) else { return }
+    defer { log.close() }
+    try? log.write(Array(failure.logLine.utf8))
+  }
+
+  /// Ends the runs going on (the service is stopping); ``isIdle`` once they have ended and been
+  /// collected.
+  func stopAll() {
+    due = [:]
+    again = []
+    for id in running.keys { end(id) }
+  }
+}
+
+/// The runs a thread of their own has ended, handed to the loop's thread.
+private final class EndedRuns: Sendable {
+  private let ids = Mutex<[String]>([])
+
+  func post(_ id: String) {
+    ids.withLock { $0.append(id) }
+  }
+
+  func takeAll() -> [String] {
+    ids.withLock { ids in
+      defer { ids = [] }
+      return ids
+    }
   }
 }

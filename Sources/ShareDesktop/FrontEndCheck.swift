@@ -152,3 +152,40 @@ extension FileManagerIntegration {
     return prefixes.first { path.hasPrefix($0.0) }?.1
   }
 }
+
+extension RegistrationCheck {
+  /// Whether anything here needs the user: a record of what was written that cannot be read, a
+  /// package a file manager needs, or entries `register` would bring up to date.
+  public var needsAttention: Bool {
+    unreadableManifest != nil || !advice.isEmpty || frontEnds.contains(where: \.needsRegister)
+  }
+
+  /// The scope's registration as `doctor --json` reports it (docs/why.md); `describe` words each
+  /// piece of advice.
+  public func report(describe: (Advice) -> String) -> [String: ReportValue] {
+    var object: [String: ReportValue] = [
+      "scope": .string(scope == .user ? "user" : "system"),
+      "dataFolder": .string(dataFolder),
+      "registered": .bool(executable != nil),
+      "executableGone": .bool(executableGone),
+      "advice": .strings(advice.map(describe)),
+    ]
+    if let executable { object["executable"] = .string(executable) }
+    if let unreadableManifest { object["unreadableManifest"] = .string(unreadableManifest) }
+    return object
+  }
+}
+
+extension FrontEndStatus {
+  /// The front end's entries as `doctor --json` reports them (docs/why.md); `name` is the front
+  /// end as the user knows it.
+  public func report(name: String) -> [String: ReportValue] {
+    [
+      "frontEnd": .string(family.rawValue), "name": .string(name),
+      "scope": .string(scope == .user ? "user" : "system"), "state": .string(state.rawValue),
+      "upToDate": .integer(upToDate), "missing": .strings(missing),
+      "outdated": .strings(outdated), "leftOver": .strings(leftOver),
+      "usersOwn": .strings(usersOwn),
+    ]
+  }
+}

@@ -44,14 +44,6 @@ extension FileManagerIntegration {
     HelperProgram.locate(name, besides: FilePath(executable))?.string
   }
 
-  /// The Web Share host that belongs to the xdg-share at `executable`, for the browsers' manifests
-  /// of `scope`; nil when it is not there.
-  public static func webShareSetup(executable: String, scope: Scope) -> WebShareSetup? {
-    helperProgram(NativeMessagingHosts.program, besides: executable).map {
-      WebShareSetup(program: $0, scope: scope)
-    }
-  }
-
   /// Whether Dolphin shows Purpose's Share menu: its `sharefileitemaction` plugin is installed
   /// (KDE Frameworks 5 or 6) and not turned off in Dolphin's settings (`kservicemenurc`,
   /// `[Show] sharefileitemaction=false`, which KIO reads from `$XDG_CONFIG_HOME`).
@@ -65,16 +57,5 @@ extension FileManagerIntegration {
     }
     let file = KeyFile(parsing: String(decoding: bytes, as: UTF8.self))
     return file.value("sharefileitemaction", in: "Show")?.lowercased() != "false"
-  }
-}
-
-/// What the browsers' manifests of the Web Share host need: the host program, and whose browsers.
-public struct WebShareSetup: Equatable, Sendable {
-  public var program: String
-  public var scope: FileManagerIntegration.Scope
-
-  public init(program: String, scope: FileManagerIntegration.Scope) {
-    self.program = program
-    self.scope = scope
   }
 }

@@ -2,8 +2,9 @@ import FoundationEssentials
 import ShareCore
 import SharePOSIX
 
-/// `xdg-share-guard`, which a request's program runs under so that whatever it starts ends with
-/// its host even when the host is killed with SIGKILL (``RequestGuard`` in SharePOSIX).
+/// `xdg-share-guard`, which every program of a service runs under (started by ``ServiceProgram``,
+/// the one place that starts them) so that whatever it starts ends with its host even when the
+/// host is killed with SIGKILL (``RequestGuard`` in SharePOSIX).
 enum GuardProgram {
   /// The program's name, beside `xdg-share` in a build and in `libexec/xdg-share` once installed.
   static let name = "xdg-share-guard"

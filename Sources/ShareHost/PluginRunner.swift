@@ -6,13 +6,13 @@ import Synchronization
 
 /// Runs one request in a service's plugin process, as `docs/plugin-protocol.md` describes: the
 /// program is started directly (an argv, never a shell) in the bundle's folder, as the leader of
-/// a process group of its own, reads one JSON request on standard input and writes newline-
-/// delimited JSON events on standard output.
+/// a process group of its own (``ServiceProgram``, as every program of a service), reads one JSON
+/// request on standard input and writes newline-delimited JSON events on standard output.
 public final class PluginRunner: Sendable {
   /// The time limit when the bundle sets none (`XDGShareTimeout`).
   public static let defaultTimeout: Double = 600
   /// How long a plugin has between SIGTERM and SIGKILL.
-  public static let terminationGrace: Double = 2
+  public static let terminationGrace = ServiceProgram.terminationGrace
   /// How long a plugin may keep running after its final event before it is stopped.
   static let exitGrace: Double = 5
   /// What is read after the program has ended: what it wrote before it did, as far as anything
@@ -26,9 +26,7 @@ public final class PluginRunner: Sendable {
   private let state = Mutex(RunState())
 
   private struct RunState {
-    var child: ChildProcess?
-    /// Whether the child is `xdg-share-guard`, which hears the request's end from here.
-    var guarded = false
+    var program: ServiceProgram?
     var cancelledByUser = false
     /// Whether the program's final event was `complete`: what it started is released.
     var completed = false
@@ -56,14 +54,14 @@ public final class PluginRunner: Sendable {
 
   /// Stops the request on the user's behalf: SIGTERM to the plugin's process group.
   public func cancel() {
-    let child = state.withLock { state -> ChildProcess? in
+    let program = state.withLock { state -> ServiceProgram? in
       state.cancelledByUser = true
       // The guard first: should the program end at once, what it adopted ends with it. Sent
       // under the lock, so that a completion read meanwhile sends its release after this word.
-      if state.guarded && !state.completed { state.child?.signalLeader(RequestGuard.endSignal) }
-      return state.child
+      if !state.completed { state.program?.tellGuardToEnd() }
+      return state.program
     }
-    child?.signal(Signal.terminate)
+    program?.process.signal(Signal.terminate)
   }
 
   /// Runs the plugin to its end, calling `progress` for each progress event and `posted` when the
@@ -74,8 +72,7 @@ public final class PluginRunner: Sendable {
   ) -> ShareOutcome {
     ProcessSignals.ignoreBrokenPipes()
     let timeout = service.timeout ?? Self.defaultTimeout
-    let guardPath = GuardProgram.locate(environment: environment)
-    let child: ChildProcess
+    let program: ServiceProgram
     do throws(SystemError) {
       var log = ChildProcess.Stream.inherit
       if let logLocation {
@@ -89,18 +86,15 @@ public final class PluginRunner: Sendable {
       // it, and a helper the program leaves behind holding standard input blocks nothing.
       let request = try FileDescriptor.inMemory(named: "xdg-share-request", containing: Self.encode(request))
       defer { request.close() }
-      child = try GuardProgram.spawn(
-        service.executableLocation.bytes, guardPath: guardPath, environment: pluginEnvironment,
-        environmentBytes: service.programEnvironmentBytes,
-        marker: ("XDG_SHARE_REQUEST_ID", self.request.requestId), grace: Self.terminationGrace,
-        workingDirectory: service.bundleLocation.bytes, standardInput: .descriptor(request),
-        standardOutput: .pipe, standardError: log)
+      program = try ServiceProgram.start(
+        service, for: .share(requestID: self.request.requestId), environment: environment,
+        standardInput: .descriptor(request), standardOutput: .pipe, standardError: log)
     } catch {
       return .failed(.couldNotStart(program: service.executablePath, reason: error.reason))
     }
+    let child = program.process
     let alreadyCancelled = state.withLock { state -> Bool in
-      state.child = child
-      state.guarded = guardPath != nil
+      state.program = program
       return state.cancelledByUser
     }
     if alreadyCancelled { cancel() }
@@ -163,7 +157,7 @@ public final class PluginRunner: Sendable {
         case .success(let event):
           final = event
           reader.finalAt = MonotonicClock.now
-          if case .complete = event { releaseIfCompleted(child) }
+          if case .complete = event { releaseIfCompleted(program) }
         case .failure(let unreadable):
           failure = .unreadableOutput(
             line: String(decoding: line.prefix(200), as: UTF8.self), problem: unreadable)
@@ -176,7 +170,7 @@ public final class PluginRunner: Sendable {
       switch Self.decode(line) {
       case .success(let event) where event.isFinal:
         final = event
-        if case .complete = event { releaseIfCompleted(child) }
+        if case .complete = event { releaseIfCompleted(program) }
       case .success: break
       case .failure(let unreadable):
         failure = .unreadableOutput(
@@ -191,12 +185,11 @@ public final class PluginRunner: Sendable {
     if timedOut || (state.withLock { $0.cancelledByUser } && !completed) {
       // The guard's verdict: end what it adopted, now (it waits for this once the program has
       // ended); said again once all is ended here, for a program that was still running.
-      let guarded = state.withLock { $0.guarded }
-      if guarded { child.signalLeader(RequestGuard.endSignal) }
-      ProcessTree.end(marked: requestMarker, descendingFrom: child.pid, grace: Self.terminationGrace)
-      if guarded { child.signalLeader(RequestGuard.endSignal) }
+      program.endWhatItStarted(grace: Self.terminationGrace)
     }
-    let termination = Self.stop(child, politely: final != nil || failure != nil || timedOut)
+    // Asked to end (`politely`), it has a moment; else it may overstay the exit grace.
+    let politely = final != nil || failure != nil || timedOut
+    let termination = program.stop(after: politely ? 0.2 : Self.exitGrace, grace: Self.terminationGrace)
     output.close()
     if state.withLock({ $0.cancelledByUser }) && final == nil {
       return .cancelled(code: ShareOutcome.userCancelledCode, message: "cancelled")
@@ -218,29 +211,12 @@ public final class PluginRunner: Sendable {
 
   /// Notes that the program completed; a guard already told to end the request (a cancel that
   /// came first) releases what the program leaves running after all.
-  private func releaseIfCompleted(_ child: ChildProcess) {
+  private func releaseIfCompleted(_ program: ServiceProgram) {
     state.withLock { state in
       state.completed = true
-      if state.guarded && state.cancelledByUser { child.signalLeader(RequestGuard.releaseSignal) }
+      if state.cancelledByUser { program.tellGuardToRelease() }
     }
   }
-
-  /// Waits for the plugin to end; when it was asked to end (`politely`), or overstays, SIGTERM
-  /// its group and, after a grace period, SIGKILL.
-  private static func stop(_ child: ChildProcess, politely: Bool) -> ChildProcess.Termination {
-    if let ended = child.wait(timeout: politely ? 0.2 : exitGrace) { return ended }
-    child.signal(Signal.terminate)
-    if let ended = child.wait(timeout: terminationGrace) { return ended }
-    child.signal(Signal.kill)
-    return child.wait()
-  }
-
-  /// The environment entry every process of the request inherits, by which ``ProcessTree`` finds
-  /// those that left the plugin's process group or session.
-  private var requestMarker: [UInt8] { Array("XDG_SHARE_REQUEST_ID=\(request.requestId)".utf8) }
-
-  /// The plugin's environment but for `XDG_SHARE_REQUEST_ID`, which ``GuardProgram`` sets.
-  private var pluginEnvironment: [String: String] { service.programEnvironment(environment) }
 
   static func encode(_ request: PluginRequest) -> [UInt8] {
     let encoder = JSONEncoder()

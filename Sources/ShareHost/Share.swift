@@ -227,3 +227,27 @@ public final class Share: Sendable {
     }
   }
 }
+
+extension Share {
+  /// A share of `accepted` on this desktop, as every front end makes one: the compose step's
+  /// values remembered in `$XDG_CONFIG_HOME/xdg-share/configuration` (secure ones in `secrets`,
+  /// the desktop's keyring unless one is handed in), its sheet shown through `prompt` (unless
+  /// one is handed in, the sheet's program when there is a display, else the values as
+  /// remembered), the request recorded in `$XDG_STATE_HOME/xdg-share`. The other parameters are
+  /// ``init(_:compose:prompt:recorded:history:environment:userInfo:retryOf:caller:target:requestID:)``'s.
+  public static func desktop(
+    _ accepted: AcceptedSelection, environment: [String: String], secrets: (any SecretStore)? = nil,
+    prompt: (any ComposePrompt)? = nil, recorded: ComposePayload? = nil, retryOf: String? = nil,
+    caller: String? = nil, target: TargetPayload? = nil
+  ) -> Share {
+    let paths = SearchPaths.system(environment: environment)
+    return Share(
+      accepted,
+      compose: ComposeStep(
+        configuration: ConfigurationStore(configHome: paths.configHomeLocation),
+        secrets: secrets ?? KeyringSecretStore(environment: environment)),
+      prompt: prompt ?? ComposePrompts.desktop(environment: environment), recorded: recorded,
+      history: HistoryStore(stateHome: paths.stateHomeLocation), environment: environment, retryOf: retryOf,
+      caller: caller, target: target)
+  }
+}

@@ -1,4 +1,5 @@
 public import ShareCore
+public import ShareProtocol
 
 /// Why a share cannot start, as data; ``message(naming:among:)`` words it.
 public enum ShareRefusal: Error, Equatable, Sendable {
@@ -83,6 +84,33 @@ public enum ShareEnd: Equatable, Sendable {
     if case .finished(let outcome, _) = self { outcome.historyStatus } else { nil }
   }
 
+  /// What kind of end it is, as every front end names it (``Status/word(in:)``).
+  public var status: Status { Status(exitCode: exitCode, response: response) }
+
+  /// Its status for KDE Purpose's job (`xdg-share-purpose`), whose host shows the words of a
+  /// failed job but not those of a cancelled one: a service's own cancel that says why ("not
+  /// signed in") is a failure there, so that its words are seen. A share sheet needs no such
+  /// rendering: it showed the words itself.
+  public var purposeStatus: Status {
+    if case .finished(.cancelled(let code, let message), _) = self, code != ShareOutcome.userCancelledCode,
+      !message.isEmpty
+    {
+      return .failed
+    }
+    return status
+  }
+
+  /// The request's id in the history, once it was recorded.
+  public var requestID: String? {
+    if case .finished(_, let requestID) = self { requestID } else { nil }
+  }
+
+  /// What the service returned, each attachment as the plugin protocol writes it; nil unless it
+  /// completed.
+  public var returnedAttachments: [AttachmentPayload]? {
+    if case .finished(.completed(let items), _) = self { items.flatMap(\.attachments) } else { nil }
+  }
+
   /// Why it did not complete, in a line: the history's `message`, a D-Bus `Response`'s, the
   /// sheet's; `nil` for a share that completed.
   ///
@@ -136,6 +164,65 @@ public enum ShareEnd: Equatable, Sendable {
   }
 
   private static let cancelled = "cancelled"
+}
+
+extension ShareEnd {
+  /// What kind of end a share had: the one table of the words each front end says it in
+  /// (``word(in:)``). It follows from the exit status and the `Response` code alone, so that an
+  /// end the share sheet told in its result line, which carries only these, is the same status
+  /// as the ``ShareEnd`` it was made from.
+  public enum Status: Equatable, Sendable, CaseIterable {
+    case completed
+    /// By the user (before or after choosing, the compose sheet) or by the service.
+    case cancelled
+    /// The service's program failed; or there was no one to ask which service to choose.
+    case failed
+    /// The service ran past its time limit and was stopped.
+    case timedOut
+    /// The service's rule (or its direct target) does not take the items, or no service does.
+    case notAccepted
+    /// It could not start: no such service or target, files that cannot be read, the request not
+    /// recorded, the compose step failed.
+    case notStarted
+
+    /// The status of an end with `exitCode` and `response` (``ShareEnd/exitCode``,
+    /// ``ShareEnd/response``).
+    public init(exitCode: ExitCode, response: Response) {
+      switch (response, exitCode) {
+      case (.completed, _): self = .completed
+      case (.cancelled, _): self = .cancelled
+      case (.ended, .timedOut): self = .timedOut
+      case (.ended, .notAccepted): self = .notAccepted
+      case (.ended, .noSuchService), (.ended, .failure): self = .notStarted
+      case (.ended, _): self = .failed
+      }
+    }
+
+    /// Where a status is said in a word; each medium keeps the words its documentation gives.
+    public enum Medium: Sendable, CaseIterable {
+      /// A D-Bus `Response`'s `outcome` (data/org.xdgshare.Request1.xml): `completed`,
+      /// `cancelled`, `failed`, `timed-out`.
+      case dbus
+      /// `xdg-share share --json`'s `status`: the history's words, and `refused` for a share
+      /// that never ran.
+      case commandLine
+      /// The Web Share host's `outcome` (docs/web-share.md): `completed`, `cancelled`, `failed`,
+      /// `no-service`; a page learns no time limit.
+      case webShare
+    }
+
+    /// The status in `medium`'s word.
+    public func word(in medium: Medium) -> String {
+      switch (self, medium) {
+      case (.completed, _): "completed"
+      case (.cancelled, _): "cancelled"
+      case (.timedOut, .dbus), (.timedOut, .commandLine): HistoryRecord.Status.timedOut.rawValue
+      case (.notAccepted, .webShare): "no-service"
+      case (.notAccepted, .commandLine), (.notStarted, .commandLine): "refused"
+      case (.failed, _), (.timedOut, .webShare), (.notAccepted, .dbus), (.notStarted, _): "failed"
+      }
+    }
+  }
 }
 
 extension ShareOutcome {

@@ -1,8 +1,9 @@
 public import ShareProtocol
 
-/// The one line of JSON the share sheet writes on `--result-fd` as it ends, and the D-Bus
-/// service reads to answer `ShowPicker`: the shape of `Response(u response, a{sv} results)`,
-/// with the sheet's exit status beside it. Defined once here, so writer and reader agree.
+/// The one line of JSON the share sheet writes on `--result-fd` as it ends, and the front ends
+/// that started it read as a ``SheetAnswer`` (``SheetSession``): the shape of `Response(u
+/// response, a{sv} results)`, with the sheet's exit status beside it. Defined once here, so
+/// writer and reader agree.
 ///
 /// ```json
 /// {"exit-status":0,"response":0,"results":{"request-id":"…","returned-items":[…],"service-id":"…"}}

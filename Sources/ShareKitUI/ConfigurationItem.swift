@@ -37,7 +37,7 @@ open class ConfigurationItem {
 }
 
 /// A page pushed over the sheet by ``ComposeServiceViewController/pushConfigurationViewController(_:)``
-/// (or ``ShareSheet/pushConfigurationViewController(_:)``): a header with Back and the title, and
+/// (or ``SheetViewController/pushConfigurationViewController(_:)``): a header with Back and the title, and
 /// the page's widgets, scrolling when long. Escape goes back, as Back does.
 ///
 /// Give it the widgets with ``init(title:content:)``, or subclass it and override ``loadView()``.

@@ -3,7 +3,7 @@ import ShareGtk
 import ShareKit
 
 /// What the sheet's window shows on its first page and how it answers its buttons: the compose
-/// sheet and a custom ``ShareSheet`` are both one.
+/// sheet and a custom ``SheetViewController`` are both one.
 @MainActor
 protocol SheetContent: AnyObject {
   var sheetTitle: String { get }

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import ShareCore
 import ShareGLib
-import ShareHost
+public import ShareHost
 import SharePOSIX
 import ShareProtocol
 
@@ -29,7 +29,12 @@ public enum PurposeJob {
 
   /// Runs the job of `arguments` (after the program's name); returns the exit status, which Purpose
   /// does not read: the share's, for people running it by hand.
-  public static func run(arguments: [[UInt8]], environment: [String: String]) -> Int32 {
+  ///
+  /// - Parameter sheets: what starts the share sheet for `--picker`: its program unless another
+  ///   is handed in (a test's).
+  public static func run(
+    arguments: [[UInt8]], environment: [String: String], sheets: (any SheetLauncher)? = nil
+  ) -> Int32 {
     guard let parsed = parse(arguments) else {
       CurrentProcess.writeToStandardError(
         "usage: xdg-share-purpose SERVICE-ID|--picker [MAIN] --server SOCKET --pluginType Export|ShareUrl"
@@ -67,7 +72,8 @@ public enum PurposeJob {
     if let service = parsed.service {
       end = share(items, with: service, environment: environment, reply: reply)
     } else {
-      end = pick(items, environment: environment)
+      end = pick(
+        items, sheets: sheets ?? ProcessSheetLauncher(environment: environment, endsWithParent: true))
     }
     answer(end, reply: reply)
     return end.exitCode.rawValue
@@ -134,14 +140,7 @@ public enum PurposeJob {
     } catch {
       return Ended(.refused(error), service: service.name)
     }
-    let paths = SearchPaths.system(environment: environment)
-    let share = Share(
-      accepted,
-      compose: ComposeStep(
-        configuration: ConfigurationStore(configHome: paths.configHomeLocation),
-        secrets: KeyringSecretStore(environment: environment)),
-      prompt: ComposePrompts.desktop(environment: environment),
-      history: HistoryStore(stateHome: paths.stateHomeLocation), environment: environment)
+    let share = Share.desktop(accepted, environment: environment)
     // The session ending stops the share; a host that kills this process leaves it to the guard.
     SignalWatcher.onTermination { _ in share.cancel() }
     defer { SignalWatcher.onTermination(nil) }
@@ -154,32 +153,25 @@ public enum PurposeJob {
     return Ended(end, service: service.name)
   }
 
-  /// "Share…": the share sheet for `items`, its end read from its result line.
-  private static func pick(_ items: [ShareItem], environment: [String: String]) -> Ended {
-    let sheet: SheetSession
+  /// "Share…": the share sheet for `items`, started by `sheets`, its end as it answered.
+  private static func pick(_ items: [ShareItem], sheets: any SheetLauncher) -> Ended {
+    let sheet: any RunningSheet
     do {
-      sheet = try SheetSession.start(
-        SheetRequest(items: items), environment: environment, endsWithParent: true)
+      sheet = try sheets.start(SheetRequest(items: items))
     } catch {
-      switch error {
-      case .notInstalled:
-        return Ended(failure: "the share sheet (\(SheetProgram.name)) is not installed beside xdg-share")
-      case .cannotStart(let program, let reason):
-        return Ended(failure: "cannot start the share sheet \(program): \(reason)")
-      }
+      return Ended(failure: error.message)
     }
     SignalWatcher.onTermination { _ in sheet.cancel() }
     defer { SignalWatcher.onTermination(nil) }
-    guard case .answered(let line) = sheet.wait() else {
-      return Ended(failure: "the share sheet ended without an answer")
-    }
-    return Ended(sheet: line)
+    guard let answer = sheet.wait().answer else { return Ended(failure: SheetSession.End.withoutAnswer) }
+    return Ended(sheet: answer)
   }
 
   /// How the job ended, as the host is told.
   struct Ended {
     var exitCode: ExitCode
-    var response: ShareEnd.Response
+    /// How the host is told it ended: completed, cancelled or any other way, a failure.
+    var status: ShareEnd.Status
     /// The host's words: the command line's.
     var text: String
     /// The first link returned.
@@ -187,29 +179,21 @@ public enum PurposeJob {
 
     init(_ end: ShareEnd, service: String) {
       exitCode = end.exitCode
-      response = end.response
-      // A service's own cancel says why ("not signed in"): the host shows it only as a failure.
-      if case .finished(.cancelled(let code, let message), _) = end, code != ShareOutcome.userCancelledCode,
-        !message.isEmpty
-      {
-        response = .ended
-      }
+      status = end.purposeStatus
       text = end.sentence(service: service) ?? end.message() ?? ""
-      if case .finished(.completed(let items), _) = end {
-        link = items.flatMap(\.attachments).lazy.compactMap(Self.link).first
-      }
+      link = (end.returnedAttachments ?? []).lazy.compactMap(Self.link).first
     }
 
-    init(sheet line: SheetResultLine) {
-      exitCode = ExitCode(rawValue: line.exitStatus) ?? .failure
-      response = ShareEnd.Response(rawValue: line.response) ?? .ended
-      text = line.results.message ?? ""
-      link = (line.results.returnedItems ?? []).lazy.compactMap(Self.link).first
+    init(sheet answer: SheetAnswer) {
+      exitCode = answer.exitCode
+      status = answer.status
+      text = answer.message ?? ""
+      link = (answer.returnedItems ?? []).lazy.compactMap(Self.link).first
     }
 
     init(failure: String) {
       exitCode = .failure
-      response = .ended
+      status = .failed
       text = failure
     }
 
@@ -221,11 +205,11 @@ public enum PurposeJob {
   }
 
   private static func answer(_ end: Ended, reply: ([UInt8]) -> Void) {
-    switch end.response {
+    switch end.status {
     case .completed:
       if let link = end.link { reply(PurposeWire.output(url: link)) }
     case .cancelled: reply(PurposeWire.error(.cancelled, end.text))
-    case .ended: reply(PurposeWire.error(.failed, end.text))
+    case .failed, .timedOut, .notAccepted, .notStarted: reply(PurposeWire.error(.failed, end.text))
     }
   }
 }

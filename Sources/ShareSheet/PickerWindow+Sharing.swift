@@ -204,20 +204,11 @@ extension PickerWindow {
   /// Shows how the share ended.
   func showEnd(_ end: ShareEnd, service: ShareService) {
     progressView?.stop()
-    let name = ["service": service.name]
+    let told = Self.telling(end, service: service, text: text)
     var buttons: [Button] = []
-    var detail = ""
     var footnote = ""
-    let icon: [String]
-    let style: String
-    let title: String
-    switch end {
-    case .finished(.completed(let items), _):
-      icon = ["emblem-ok-symbolic", "object-select-symbolic"]
-      style = "success"
-      title = Self.doneTitle(service: service, text: text)
+    if case .finished(.completed(let items), _) = end {
       let returned = items.flatMap(\.attachments)
-      detail = returned.map(Self.describe).joined(separator: "\n")
       if let copyable = returned.lazy.compactMap(Self.copyableText).first {
         buttons.append(copyButton(copyable))
       }
@@ -225,49 +216,69 @@ extension PickerWindow {
       if !files.isEmpty { buttons += [saveButton(files), showInFolderButton(files)] }
       footnote = text("This window closes by itself.")
       closeLater(after: Self.successDisplayTime)
-    case .finished(.cancelled(_, let message), _):
-      icon = ["dialog-information-symbolic"]
-      style = "dim-label"
-      title = text("{service} cancelled", name)
-      detail = message
-    case .finished(.failed(let failure), _):
-      icon = ["dialog-error-symbolic"]
-      style = "error"
-      title = text("{service} failed", name)
-      detail = failure.message
-      buttons.append(retryButton(service))
-    case .finished(.timedOut(let seconds), _):
-      icon = ["dialog-warning-symbolic"]
-      style = "warning"
-      title = text("{service} took too long", name)
-      detail = text("Stopped after {seconds} seconds", ["seconds": String(Int(seconds.rounded()))])
-      buttons.append(retryButton(service))
-    case .refused(let refusal):
-      icon = ["dialog-error-symbolic"]
-      style = "error"
-      title = text("Cannot share with {service}", name)
-      detail = refusal.message()
-    case .composeFailed(let failure):
-      icon = ["dialog-error-symbolic"]
-      style = "error"
-      title = text("Cannot share with {service}", name)
-      detail = failure.message
-      buttons.append(retryButton(service))
-    case .composeCancelled, .notChosen:
-      icon = ["dialog-information-symbolic"]
-      style = "dim-label"
-      title = text("{service} cancelled", name)
-    case .noServiceAccepts:
-      icon = ["dialog-error-symbolic"]
-      style = "error"
-      title = text("Cannot share with {service}", name)
-      detail = end.message() ?? ""
     }
+    if told.retries { buttons.append(retryButton(service)) }
     buttons.append(closeButton())
     status.footnote.text = footnote
-    status.show(icon: icon, style: style, title: title, detail: detail, buttons: buttons)
+    status.show(icon: told.icon, style: told.style, title: told.title, detail: told.detail, buttons: buttons)
     stack.show(Page.status)
     buttons.first?.grabFocus()
+  }
+
+  /// How the window's status page and the notification of a window closed tell an end.
+  struct EndTelling {
+    /// The icon's names, the first the theme has.
+    var icon: [String]
+    var style: String
+    var title: String
+    /// What it returned, or why it did not complete.
+    var detail: String
+    /// Whether Retry is offered.
+    var retries: Bool
+    /// Whether a notification of it is urgent: it neither completed nor was cancelled.
+    var critical: Bool
+  }
+
+  /// How `end` of a share with `service` is told: its title in the user's language; its detail
+  /// in ShareEnd's words (``ShareEnd/message(naming:)``), save what the service returned, its own
+  /// reason to cancel (none when the user cancelled) and the time limit it ran past, in the
+  /// user's language.
+  static func telling(_ end: ShareEnd, service: ShareService, text: SheetText) -> EndTelling {
+    let name = ["service": service.name]
+    let critical = ![.completed, .cancelled].contains(end.status)
+    func told(_ icon: String, _ style: String, _ title: String, _ detail: String?, retries: Bool = false)
+      -> EndTelling
+    {
+      EndTelling(
+        icon: [icon], style: style, title: title, detail: detail ?? end.message() ?? "", retries: retries,
+        critical: critical)
+    }
+    switch end {
+    case .finished(.completed(let items), _):
+      var completed = told(
+        "emblem-ok-symbolic", "success", doneTitle(service: service, text: text),
+        items.flatMap(\.attachments).map(describe).joined(separator: "\n"))
+      completed.icon.append("object-select-symbolic")
+      return completed
+    case .finished(.cancelled(_, let message), _):
+      return told("dialog-information-symbolic", "dim-label", text("{service} cancelled", name), message)
+    case .finished(.failed, _):
+      return told("dialog-error-symbolic", "error", text("{service} failed", name), nil, retries: true)
+    case .finished(.timedOut(let seconds), _):
+      let shown = Int(seconds.rounded())
+      let stopped = text(
+        shown == 1 ? "Stopped after {seconds} second" : "Stopped after {seconds} seconds",
+        ["seconds": "\(shown)"])
+      return told(
+        "dialog-warning-symbolic", "warning", text("{service} took too long", name), stopped, retries: true)
+    case .refused, .noServiceAccepts:
+      return told("dialog-error-symbolic", "error", text("Cannot share with {service}", name), nil)
+    case .composeFailed:
+      return told(
+        "dialog-error-symbolic", "error", text("Cannot share with {service}", name), nil, retries: true)
+    case .composeCancelled, .notChosen:
+      return told("dialog-information-symbolic", "dim-label", text("{service} cancelled", name), "")
+    }
   }
 
   /// Closes the window after `seconds`, unless something happens meanwhile (a button pressed
@@ -349,30 +360,7 @@ extension PickerWindow {
   static func notification(for end: ShareEnd, service: ShareService, text: SheetText) -> (
     String, String, Bool
   ) {
-    let name = ["service": service.name]
-    switch end {
-    case .finished(.completed(let items), _):
-      return (
-        doneTitle(service: service, text: text),
-        items.flatMap(\.attachments).map(describe).joined(separator: "\n"),
-        false
-      )
-    case .finished(.cancelled(_, let message), _): return (text("{service} cancelled", name), message, false)
-    case .finished(.failed(let failure), _): return (text("{service} failed", name), failure.message, true)
-    case .finished(.timedOut(let seconds), _):
-      return (
-        text("{service} took too long", name),
-        text("Stopped after {seconds} seconds", ["seconds": String(Int(seconds.rounded()))]), true
-      )
-    case .refused(let refusal):
-      return (
-        text("Cannot share with {service}", name),
-        refusal.message(), true
-      )
-    case .composeFailed(let failure):
-      return (text("Cannot share with {service}", name), failure.message, true)
-    case .composeCancelled, .notChosen: return (text("{service} cancelled", name), "", false)
-    case .noServiceAccepts: return (text("Cannot share with {service}", name), end.message() ?? "", true)
-    }
+    let told = telling(end, service: service, text: text)
+    return (told.title, told.detail, told.critical)
   }
 }

@@ -98,13 +98,9 @@ enum ServiceSource {
     let checked = try target.map { target throws(ShareRefusal) in
       try Share.target(target.id, of: accepted, store: DirectTargetStore(paths: paths), types: loaded.types)
     }
-    return Share(
-      accepted,
-      compose: ComposeStep(
-        configuration: ConfigurationStore(configHome: paths.configHomeLocation),
-        secrets: KeyringSecretStore(environment: environment)),
-      prompt: prompt, history: HistoryStore(stateHome: paths.stateHomeLocation), environment: environment,
-      caller: caller.flatMap(\.historyName), target: checked?.payload)
+    return Share.desktop(
+      accepted, environment: environment, prompt: prompt, caller: caller.flatMap(\.historyName),
+      target: checked?.payload)
   }
 }
 

@@ -37,14 +37,14 @@ public struct SheetResult: Equatable, Sendable {
 
   /// The result of a picker that ended so; `serviceID` is the service chosen, if any.
   public init(_ end: ShareEnd, serviceID: String? = nil) {
-    exitStatus = end.exitCode.rawValue
-    response = end.response.rawValue
-    self.serviceID = serviceID
-    message = end.message()
-    if case .finished(let outcome, let requestID) = end {
-      self.requestID = requestID
-      if case .completed(let items) = outcome { returnedItems = items.flatMap(\.attachments) }
-    }
+    // What it says is what a front end reads back (``SheetAnswer``), so both are made alike.
+    let answer = SheetAnswer(end, serviceID: serviceID)
+    exitStatus = answer.exitCode.rawValue
+    response = answer.response.rawValue
+    self.serviceID = answer.serviceID
+    requestID = answer.requestID
+    message = answer.message
+    returnedItems = answer.returnedItems
   }
 
   /// The result line (``SheetResultLine``), newline included.

@@ -38,19 +38,15 @@ public enum WebShareHost {
 
     /// The answer for a sheet that ended so.
     init(_ end: SheetSession.End) {
-      guard case .answered(let line) = end else {
-        self.init(outcome: end == .closed ? .cancelled : .failed, message: end.problem)
-        return
-      }
-      let outcome: Outcome =
-        switch line.response {
-        case 0: .completed
-        case 1: .cancelled
-        default: line.exitStatus == ExitCode.notAccepted.rawValue ? .noService : .failed
-        }
       self.init(
-        outcome: outcome, message: line.response == 0 ? nil : line.results.message,
-        service: line.results.serviceID, request: line.results.requestID)
+        outcome: Outcome(rawValue: end.status.word(in: .webShare)) ?? .failed,
+        message: end.response == .completed ? nil : end.message, service: end.answer?.serviceID,
+        request: end.answer?.requestID)
+    }
+
+    /// The answer for a sheet that could not start.
+    init(_ error: SheetSession.StartError) {
+      self.init(outcome: .failed, message: error.message)
     }
 
     init(
@@ -92,17 +88,18 @@ public enum WebShareHost {
           while let chunk = try? input.read(), !chunk.isEmpty {}
           action()
         }
-      }, environment: environment)
+      }, environment: environment, sheets: ProcessSheetLauncher(environment: environment))
     // The browser may be gone: nobody to tell.
     try? output.write(NativeMessaging.frame(answer.json))
     return answer.outcome == .completed ? ExitCode.success.rawValue : ExitCode.failure.rawValue
   }
 
-  /// Reads the share with `read`, runs it, and says how it ended. `whenInputEnds` is handed what
-  /// closes the sheet, to do once the browser lets go.
+  /// Reads the share with `read`, runs it in the sheet `sheets` starts, and says how it ended.
+  /// `whenInputEnds` is handed what closes the sheet, to do once the browser lets go.
   static func serve(
     read: () throws(NativeMessaging.ReadError) -> [UInt8]?,
-    whenInputEnds: (@escaping @Sendable () -> Void) -> Void, environment: [String: String]
+    whenInputEnds: (@escaping @Sendable () -> Void) -> Void, environment: [String: String],
+    sheets: any SheetLauncher
   ) -> Answer {
     let first: [UInt8]
     do {
@@ -134,20 +131,14 @@ public enum WebShareHost {
     } catch {
       return .failed("\(error)")
     }
-    let sheet: SheetSession
+    let sheet: any RunningSheet
     do {
-      sheet = try SheetSession.start(
+      sheet = try sheets.start(
         SheetRequest(
           items: request.items(filesIn: folder.path), caller: .site(request.site),
-          title: request.title.flatMap { $0.isEmpty ? nil : $0 }),
-        environment: environment)
+          title: request.title.flatMap { $0.isEmpty ? nil : $0 }))
     } catch {
-      switch error {
-      case .notInstalled:
-        return .failed("the share sheet (\(SheetProgram.name)) is not installed beside xdg-share")
-      case .cannotStart(let program, let reason):
-        return .failed("cannot start the share sheet \(program): \(reason)")
-      }
+      return Answer(error)
     }
     whenInputEnds { sheet.cancel() }
     SignalWatcher.onTermination { _ in sheet.cancel() }

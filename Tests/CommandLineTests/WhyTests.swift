@@ -192,7 +192,7 @@ import Testing
     #expect(json["accepted"] as? Bool == false)
     #expect(
       json["refusedBy"] as? String
-        == "ANY $attachment.registeredTypeIdentifiers UTI-CONFORMS-TO \"public.image\"")
+        == "ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO \"public.image\"")
     let items = try #require(json["items"] as? [[String: Any]])
     #expect(items.map { $0["kind"] as? String } == ["file", "file", "link"])
     #expect(items[0]["foundBy"] as? String == "name")

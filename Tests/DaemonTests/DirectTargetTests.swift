@@ -173,15 +173,102 @@ import Testing
     func publishes() -> Int {
       ((try? String(contentsOfFile: "\(desktop.root)/state/publishes", encoding: .utf8)) ?? "").count / 2
     }
+    let clock = try installClock(daemon: daemon)
     let before = publishes()
     for _ in 0..<5 { client.send(signal) }
     client.flush()
-    let deadline = Date().addingTimeInterval(10)
-    while publishes() == before, Date() < deadline { usleep(20_000) }
-    #expect(publishes() > before)
-    // Runs are 0.3 s apart at the least: a second after the first, any more have started.
-    usleep(1_000_000)
+    #expect(Self.wait { publishes() > before })
+    // That no more runs come is shown by the clock, not waited out.
+    #expect(clock.publishingIsOver(client: client) { publishes() })
     #expect(publishes() - before <= 2)
+  }
+
+  /// Waits, up to `seconds`, until `condition` holds; whether it does.
+  static func wait(seconds: Double = 10, until condition: () -> Bool) -> Bool {
+    let deadline = MonotonicClock.now + seconds
+    while !condition() {
+      guard MonotonicClock.now < deadline else { return false }
+      usleep(10_000)
+    }
+    return true
+  }
+
+  /// A second publishing service, whose runs tell when the D-Bus service has started every run
+  /// due before them; installed once the service runs, and returned once its first run has come.
+  func installClock(daemon: ChildProcess) throws -> Clock {
+    let staged = try BundleFixture(
+      id: "com.example.clock", name: "Clock",
+      ruleXML: BundleFixture.activationDictionary([("SupportsText", "<true/>")]),
+      extraXML: """
+        <key>XDGShareTargetSignals</key>
+        <array><string>type='signal',interface='com.example.Clock',member='Tick'</string></array>
+        """,
+      program: """
+        #!/usr/bin/python3
+        import os
+        with open(os.path.join(os.environ["XDG_STATE_HOME"], "ticks"), "a") as f: f.write("1\\n")
+        """
+    ).write(into: desktop.files)
+    // Whole at once, as an installer moves a bundle in.
+    try FileManager.default.moveItem(
+      atPath: staged, toPath: "\(desktop.userExtensions)/com.example.clock.shareext")
+    let clock = Clock(daemon: daemon, ticksFile: "\(desktop.root)/state/ticks")
+    // The service runs a new publisher once, after it has added its signal's rule to the bus.
+    #expect(Self.wait { clock.ticks > 0 })
+    return clock
+  }
+
+  /// The clock: a publisher of its own signal, run by the D-Bus service as every publisher is.
+  ///
+  /// The service runs a publisher `settle` seconds after a signal for it is noted, or after the
+  /// run going on ends; runs of one service never overlap, and every run due is started in the
+  /// same turn of the service's loop. So when no run of any service goes on (the service has no
+  /// child: each run has ended and been reaped) and the clock's signal is sent, every run due
+  /// then is due no later than the clock's, and has started by the time the clock's has. If none
+  /// did, none was due, and none can come until a signal comes.
+  struct Clock {
+    let daemon: ChildProcess
+    let ticksFile: String
+
+    static let tick = DBusMessage.signal(
+      path: "/com/example/Clock", interface: "com.example.Clock", member: "Tick")
+
+    var ticks: Int { ((try? String(contentsOfFile: ticksFile, encoding: .utf8)) ?? "").count / 2 }
+
+    /// Whether the runs that `count` counts (a line each run writes when it starts) are over and
+    /// no more are due, found within 30 seconds: the clock's signal is sent, once no run goes
+    /// on, until no run of those started between two of the clock's.
+    func publishingIsOver(client: BusConnection, count: () -> Int) -> Bool {
+      let deadline = MonotonicClock.now + 30
+      var before: Int?
+      while MonotonicClock.now < deadline {
+        guard DirectTargetTests.wait(seconds: deadline - MonotonicClock.now, until: { children().isEmpty })
+        else { return false }
+        let now = count()
+        if now == before { return true }
+        before = now
+        let ticked = ticks
+        client.send(Self.tick)
+        client.flush()
+        guard DirectTargetTests.wait(seconds: deadline - MonotonicClock.now, until: { ticks > ticked }) else {
+          return false
+        }
+      }
+      return false
+    }
+
+    /// The D-Bus service's child processes, ended and not yet reaped ones among them.
+    func children() -> [Int32] {
+      let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+      return entries.compactMap(Int32.init).filter { pid in
+        // `pid (name) state ppid …`; the name may hold spaces and parentheses.
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")")
+        else { return false }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 1 && Int32(fields[1]) == daemon.pid
+      }
+    }
   }
 
   @Test func suggestionsOffLeaveThemOut() throws {

@@ -121,6 +121,70 @@ struct HandWrittenBundle {
     #expect(outcome.problems.first?.position != nil)
   }
 
+  /// Issue 32: a mistake in a predicate written over several lines of its `<string>` is placed
+  /// where it is in the file, the entities before it counted as written, not at the `<string>`.
+  @Test func aPredicatesMistakeIsPlacedWhereItIsInTheFile() throws {
+    let rule = """
+      <string>SUBQUERY (extensionItems, $e,
+            SUBQUERY ($e.attachments, $a,
+              ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO &quot;com.adobe.pdf&quot;
+              &amp;&amp; $a.registeredTypeIdentifiers.@count IN {1, 2}
+            ).@count == 1
+          ).@count == 1</string>
+      """
+    let bundle = try HandWrittenBundle(in: folder, body: HandWrittenBundle.validKeys(rule: rule))
+    let outcome = loader.load(bundleAt: bundle.path)
+    #expect(outcome.service == nil)
+    #expect(outcome.problems.count == 1)
+    let problem = try #require(outcome.problems.first)
+    // Where `IN` is in the file, found here in its text.
+    let lines = try String(contentsOfFile: bundle.plist, encoding: .utf8).split(
+      separator: "\n", omittingEmptySubsequences: false)
+    let line = try #require(lines.firstIndex { $0.contains(" IN {") })
+    let column =
+      lines[line].distance(from: lines[line].startIndex, to: lines[line].firstRange(of: " IN {")!.lowerBound)
+      + 2
+    #expect((line + 1, column) == (10, 56))
+    #expect(problem.position == TextPosition(line: line + 1, column: column))
+    #expect(
+      Diagnostics.line(for: problem)
+        == "\(bundle.plist):10:56: NSExtensionActivationRule: invalid predicate: \"IN\" is an operator of Apple's NSPredicate that xdg-share does not have; use == with OR"
+    )
+  }
+
+  /// A predicate that ends too soon is blamed where its `<string>` ends.
+  @Test func aPredicateThatEndsTooSoonIsBlamedAtItsEnd() throws {
+    let rule = "<string>\n  extensionItems.@count ==\n</string>"
+    let bundle = try HandWrittenBundle(in: folder, body: HandWrittenBundle.validKeys(rule: rule))
+    let problem = try #require(loader.load(bundleAt: bundle.path).problems.first)
+    #expect(problem.position == TextPosition(line: 9, column: 1))
+    #expect(
+      Diagnostics.line(for: problem)
+        == "\(bundle.plist):9:1: NSExtensionActivationRule: invalid predicate: expected a value, key path or SUBQUERY, found end of predicate"
+    )
+  }
+
+  /// An old-style Info.plist keeps no place inside its strings: the problem is at the rule's
+  /// value, and its words say the column in the predicate.
+  @Test func anOldStylePredicatesMistakeSaysItsColumn() throws {
+    let bundle = try HandWrittenBundle(in: folder, body: HandWrittenBundle.validKeys())
+    try """
+    {
+      CFBundleIdentifier = org.example.hand; CFBundleName = Hand; CFBundleExecutable = share;
+      NSExtension = {
+        NSExtensionPointIdentifier = "com.apple.share-services";
+        NSExtensionAttributes = { NSExtensionActivationRule = "extensionItems.@count IN {1}"; };
+      };
+    }
+    """.write(toFile: bundle.plist, atomically: true, encoding: .utf8)
+    let problem = try #require(loader.load(bundleAt: bundle.path).problems.first)
+    #expect(problem.position?.line == 5)
+    #expect(
+      Diagnostics.message(for: problem.kind)
+        == "invalid predicate: at column 23: \"IN\" is an operator of Apple's NSPredicate that xdg-share does not have; use == with OR"
+    )
+  }
+
   @Test func whatIsThereInsteadOfTheExecutableIsSaid() throws {
     func finding(_ prepare: (String) throws -> Void) throws -> BundleProblem.FileFinding? {
       let name = "b\(UInt32.random(in: 0...UInt32.max)).shareext"

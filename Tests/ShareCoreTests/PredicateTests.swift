@@ -168,9 +168,10 @@ private let pspdfkitHidden = """
     let link = Predicate.quantified(
       .any, .registeredTypeIdentifiers(of: .variable(1)), .conformsTo, .constant(.string("public.url")))
     let attachments = Predicate.CollectionExpression.subquery(
-      .attachments(of: .variable(0)), variable: 1, .or([image, link]))
+      .attachments(of: .variable(0)), variable: 1, name: "attachment", .or([image, link]))
     let items = Predicate.CollectionExpression.subquery(
-      .extensionItems, variable: 0, .comparison(.count(attachments), .greaterOrEqual, .constant(.number(1))))
+      .extensionItems, variable: 0, name: "extensionItem",
+      .comparison(.count(attachments), .greaterOrEqual, .constant(.number(1))))
     #expect(try PredicateParser.parse(signal) == .comparison(.count(items), .equal, .constant(.number(1))))
   }
 
@@ -225,7 +226,7 @@ private let pspdfkitHidden = """
     let expected = Predicate.comparison(
       .count(
         .subquery(
-          .extensionItems, variable: 0,
+          .extensionItems, variable: 0, name: "e",
           .quantified(
             .any, .registeredTypeIdentifiers(of: .each(.attachments(of: .variable(0)))), .conformsTo,
             .constant(.string("public.image"))))),
@@ -410,7 +411,7 @@ private let pspdfkitHidden = """
       ANY $x.registeredTypeIdentifiers UTI-CONFORMS-TO "public.image").@count == 2).@count == 1
       """
     guard
-      case .comparison(.count(.subquery(_, _, .comparison(.count(let inner), _, _))), _, _) =
+      case .comparison(.count(.subquery(_, _, _, .comparison(.count(let inner), _, _))), _, _) =
         try PredicateParser.parse(rule)
     else {
       Issue.record("unexpected tree")
@@ -419,7 +420,7 @@ private let pspdfkitHidden = """
     #expect(
       inner
         == .subquery(
-          .attachments(of: .variable(0)), variable: 1,
+          .attachments(of: .variable(0)), variable: 1, name: "x",
           .quantified(
             .any, .registeredTypeIdentifiers(of: .variable(1)), .conformsTo,
             .constant(.string("public.image")))
@@ -761,6 +762,30 @@ private let pspdfkitHidden = """
   func wording(_ error: PredicateSyntaxError, _ message: String) {
     #expect(error.message == message)
     #expect(error.description == message)
+  }
+
+  /// Issue 32: an operator of Apple's that xdg-share does not have is named as such, with what
+  /// to write instead, not as any unexpected word.
+  @Test(arguments: [
+    (
+      "extensionItems.@count IN {1, 2}",
+      "at column 23: \"IN\" is an operator of Apple's NSPredicate that xdg-share does not have; use == with OR"
+    ),
+    (
+      "extensionItems.@count between {1, 2}",
+      "at column 23: \"between\" is an operator of Apple's NSPredicate that xdg-share does not have; use >= AND <="
+    ),
+    (
+      "ANY extensionItems.attachments.registeredTypeIdentifiers MATCHES \"image/.*\"",
+      "at column 58: \"MATCHES\" is an operator of Apple's NSPredicate that xdg-share does not have; use LIKE, BEGINSWITH, ENDSWITH or CONTAINS"
+    ),
+  ])
+  func applesOperatorsAreNamedWithWhatToWriteInstead(_ source: String, _ message: String) {
+    #expect {
+      try PredicateParser.parse(source)
+    } throws: { error in
+      (error as? PredicateSyntaxError)?.message == message
+    }
   }
 
   @Test func everyExpectationIsWorded() {

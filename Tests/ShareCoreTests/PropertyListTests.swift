@@ -121,6 +121,46 @@ private func at(_ line: Int, _ column: Int) -> PropertyListError.Location {
     #expect(document.positions[["é", "n"]] == TextPosition(line: 5, column: 32))
   }
 
+  /// A byte of a string's text, as read (entities and CDATA resolved), placed where it is
+  /// written in the file: what a predicate's error is reported at.
+  @Test func aPlaceInAStringIsFoundInTheFile() throws {
+    let document = try PropertyListReader.read(
+      Array(
+        """
+        <plist><dict>
+          <key>rule</key>
+          <string attribute="x">a &amp;&amp; b
+            &quot;c&quot; <![CDATA[<d> & é]]>&#x1F600;x</string>
+          <key>empty</key><string/>
+        </dict></plist>
+        """.utf8))
+    let text = "a && b\n    \"c\" <d> & é😀x"
+    #expect(document.value == .dictionary(["rule": .string(text), "empty": .string("")]))
+    func place(_ marker: String) -> TextPosition? {
+      let offset = text.utf8.distance(from: text.startIndex, to: text.firstRange(of: marker)!.lowerBound)
+      return document.position(ofByte: offset, inStringAt: ["rule"])
+    }
+    #expect(place("a") == TextPosition(line: 3, column: 25))
+    #expect(place("&&") == TextPosition(line: 3, column: 27))
+    #expect(place("& b") == TextPosition(line: 3, column: 32))
+    #expect(place("b") == TextPosition(line: 3, column: 38))
+    #expect(place("\"c") == TextPosition(line: 4, column: 5))
+    #expect(place("c") == TextPosition(line: 4, column: 11))
+    #expect(place("<d>") == TextPosition(line: 4, column: 28))
+    #expect(place("é") == TextPosition(line: 4, column: 34))
+    #expect(place("😀") == TextPosition(line: 4, column: 38))
+    #expect(place("x") == TextPosition(line: 4, column: 47))
+    // The end of the text: where the close tag begins.
+    #expect(
+      document.position(ofByte: text.utf8.count, inStringAt: ["rule"]) == TextPosition(line: 4, column: 48))
+    #expect(document.position(ofByte: 0, inStringAt: ["empty"]) == nil)
+    #expect(document.position(ofByte: 0, inStringAt: ["nothing"]) == nil)
+    #expect(document.position(ofByte: text.utf8.count + 1, inStringAt: ["rule"]) == nil)
+    // Old-style and binary property lists keep no text to look in.
+    let openStep = try PropertyListReader.read(Array("{ rule = \"a b\"; }".utf8))
+    #expect(openStep.position(ofByte: 2, inStringAt: ["rule"]) == nil)
+  }
+
   @Test(arguments: [
     // Content after the root element, with its position.
     ("<plist><string>a</string></plist>\n  junk", PropertyListError.Reason.contentAfterRoot, 2, 3),

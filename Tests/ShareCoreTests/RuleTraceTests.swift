@@ -288,6 +288,115 @@ import Testing
     #expect(counted.found == "14 of 15 attachments, against 15 attachments")
   }
 
+  // MARK: The guide's rule for one PDF
+
+  /// The pattern docs/activation-rules.md gives for one thing and nothing else (`$e.attachments.@count
+  /// == 1 AND` before the inner SUBQUERY), for a PDF, with its two clauses either way round.
+  static let onePDF = [
+    """
+    SUBQUERY(extensionItems, $e, $e.attachments.@count == 1 AND SUBQUERY($e.attachments, $a, \
+    ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO "com.adobe.pdf").@count == 1).@count == 1
+    """,
+    """
+    SUBQUERY(extensionItems, $e, SUBQUERY($e.attachments, $a, \
+    ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO "com.adobe.pdf").@count == 1 AND \
+    $e.attachments.@count == 1).@count == 1
+    """,
+  ]
+  static let aPDF = file(Array("a.pdf".utf8), ["com.adobe.pdf", "application/pdf"])
+  static let bPDF = file(Array("b.pdf".utf8), ["com.adobe.pdf", "application/pdf"])
+
+  /// Issue 32: refused two PDFs, the rule's trace said "2 attachments, against 1" and its
+  /// refusal "it was given none". A count of a plain collection counts every element of it.
+  @Test(
+    arguments: [
+      (onePDF[0], [aPDF, bPDF], "S takes exactly 1 item; it was given 2: a.pdf, b.pdf"),
+      (
+        onePDF[1], [aPDF, bPDF],
+        "S takes exactly 1 PDF document (com.adobe.pdf); it was given 2: a.pdf, b.pdf"
+      ),
+      (
+        onePDF[0], [png], "S takes exactly 1 PDF document (com.adobe.pdf); a\\nb.png is an image (public.png)"
+      ),
+      (
+        "SUBQUERY(extensionItems, $e, $e.attachments.@count >= 2).@count == 1", [aPDF],
+        "S takes at least 2 items; it was given 1: a.pdf"
+      ),
+      (
+        "extensionItems.attachments.@count <= 1", [aPDF, bPDF],
+        "S takes up to 1 item; it was given 2: a.pdf, b.pdf"
+      ),
+      (
+        "SUBQUERY(extensionItems, $e, SUBQUERY($e.attachments, $a, $a.registeredTypeIdentifiers.@count == 1).@count == 1).@count == 1",
+        [aPDF], "S takes exactly 1 type identifier; a.pdf is a PDF document (com.adobe.pdf)"
+      ),
+    ] as [(String, [ShareCore.Attachment], String)])
+  func aRefusalSaysWhatItsTraceFound(
+    _ source: String, _ attachments: [ShareCore.Attachment], _ words: String
+  ) throws {
+    let rule = ActivationRule.predicate(try PredicateParser.parse(source))
+    let refusal = try #require(rule.trace(attachments, types: Self.types).refusal)
+    #expect(Diagnostics.message(for: refusal, service: "S") == words)
+  }
+
+  /// No refusal of the corpus says it was given none of what it counted: a count refused is a
+  /// count of something.
+  @Test func noRefusalOfTheCorpusCountsNothingItWasGiven() throws {
+    let rules =
+      try Self.bundledRules().map(\.1) + Self.seedRules().map(\.1)
+      + (Self.examples + Self.onePDF).map { .predicate(try PredicateParser.parse($0)) } + Self.fuzzRules()
+    for rule in rules {
+      for (name, attachments) in Self.selections + [("two PDFs", [Self.aPDF, Self.bPDF])] {
+        let trace = rule.trace(attachments, types: Self.types)
+        if case .counted(let items)? = trace.refusal?.given {
+          #expect(!items.isEmpty, "\(rule.source) with \(name)")
+        }
+      }
+    }
+  }
+
+  /// The rule is printed with the variables its author named, in `why`, in the trace and in
+  /// the lint's warnings.
+  @Test func theRuleIsPrintedWithItsAuthorsVariables() throws {
+    for source in Self.onePDF {
+      let rule = ActivationRule.predicate(try PredicateParser.parse(source))
+      #expect(rule.source == source)
+      let trace = rule.trace([Self.aPDF, Self.bPDF], types: Self.types)
+      #expect(trace.steps.first?.clause == source)
+      #expect(trace.refusingClause?.contains("$e.") == true)
+    }
+    let shadowing = """
+      SUBQUERY(extensionItems, $x, SUBQUERY($x.attachments, $x, \
+      ANY $x.registeredTypeIdentifiers UTI-CONFORMS-TO "public.image").@count == 2).@count == 1
+      """
+    #expect(try PredicateParser.parse(shadowing).source == shadowing)
+  }
+
+  /// The guide's rule both ways round, as `why` shows it: its trace and its refusal side by side.
+  @Test func tracesOfTheGuidesRuleAreTheGoldenOnes() throws {
+    let selections: [(String, [ShareCore.Attachment])] = [
+      ("two PDFs", [Self.aPDF, Self.bPDF]), ("one PDF", [Self.aPDF]),
+      ("a PDF and an image", [Self.aPDF, Self.png]),
+      ("nothing", []),
+    ]
+    var text = ""
+    for source in Self.onePDF {
+      let rule = ActivationRule.predicate(try PredicateParser.parse(source))
+      text += "# \(rule.source)\n"
+      for (name, attachments) in selections {
+        let trace = rule.trace(attachments, types: Self.types)
+        text += "## \(name): \(trace.accepted ? "accepted" : "refused")\n"
+        for step in trace.steps { Self.render(step, depth: 1, into: &text) }
+        if let refusal = trace.refusal {
+          text += "refused by: \(trace.refusingClause ?? "?")\n"
+          text += Diagnostics.message(for: refusal, service: "S") + "\n"
+        }
+      }
+      text += "\n"
+    }
+    try Snapshot.assertMatches(text, named: "guide-rule-traces")
+  }
+
   // MARK: The lint
 
   @Test(
@@ -299,16 +408,16 @@ import Testing
       ),
       (
         "SUBQUERY(extensionItems, $e, TRUEPREDICATE).@count >= 2",
-        "SUBQUERY(extensionItems, $item, TRUEPREDICATE).@count >= 2",
+        "SUBQUERY(extensionItems, $e, TRUEPREDICATE).@count >= 2",
         .unmeetableCount(.items, minimum: 1, maximum: 1)
       ),
       (
         "SUBQUERY(extensionItems, $e, $e.attachments.@count == 0).@count == 1",
-        "$item.attachments.@count == 0", .unmeetableCount(.attachments, minimum: 1, maximum: nil)
+        "$e.attachments.@count == 0", .unmeetableCount(.attachments, minimum: 1, maximum: nil)
       ),
       (
         "SUBQUERY(extensionItems, $e, SUBQUERY($e.attachments, $a, ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO \"public.image\").@count < 0).@count == 1",
-        "SUBQUERY($item.attachments, $attachment, ANY $attachment.registeredTypeIdentifiers UTI-CONFORMS-TO \"public.image\").@count < 0",
+        "SUBQUERY($e.attachments, $a, ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO \"public.image\").@count < 0",
         .unmeetableCount(.attachments, minimum: 0, maximum: nil)
       ),
       ("extensionItems.@count == 1 AND FALSEPREDICATE", "FALSEPREDICATE", .falsePredicate),
@@ -366,7 +475,7 @@ import Testing
     #expect(unknown.map(\.type) == ["com.example.nothing"])
     #expect(
       unknown.map(\.clause) == [
-        "ANY $attachment.registeredTypeIdentifiers UTI-CONFORMS-TO \"com.example.nothing\""
+        "ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO \"com.example.nothing\""
       ])
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import ShareCore
 import ShareHost
 import SharePOSIX
@@ -198,10 +199,11 @@ import Testing
   )
     -> SheetSession.End
   {
-    .answered(
-      SheetResultLine(
-        exitStatus: exit, response: response,
-        results: .init(serviceID: service, requestID: "r-1", message: message)))
+    // As the sheet writes it, read back as every front end reads it.
+    let line = SheetResultLine(
+      exitStatus: exit, response: response,
+      results: .init(serviceID: service, requestID: "r-1", message: message))
+    return SheetSession.end(Array((try? JSONEncoder().encode(line)) ?? Data()), termination: .exited(exit))
   }
 
   @Test func eachEnd() {

@@ -9,7 +9,7 @@ enum DoctorCommand {
     let catalog = context.loadCatalog(reportProblems: false)
     let checkup = Checkup(catalog: catalog, context: context)
     if json {
-      context.output.line(ReportValue.object(checkup.report).jsonText)
+      context.output.line(ReportValue.object(checkup.json).jsonText)
     } else {
       for line in Wording.lines(for: checkup) { context.output.line(line) }
     }
@@ -17,66 +17,37 @@ enum DoctorCommand {
   }
 }
 
-/// What `doctor` found.
+/// What `doctor` found: the bundles, their folders and the files of direct targets (ShareCore's
+/// ``DoctorReport``, which holds the report's keys), and each scope's entries (ShareDesktop's
+/// ``RegistrationCheck``). This gathers them; `Wording+Doctor.swift` words them.
 struct Checkup {
-  /// One bundle, and what became of it.
-  struct Bundle {
-    enum State: String {
-      case loaded, pinned, hidden, shadowed, invalid
-      case requirementsMissing = "requirements-missing"
-    }
-
-    var entry: BundleSurvey.Entry
-    var state: State
-    var hidden: Bool
-    var pinned: Bool
-    var missing: (programs: [String], busNames: [String])
-
-    /// Whether the user has to do something for it: an invalid bundle, or one that lacks what it
-    /// needs (unless they hid it anyway).
-    var needsAttention: Bool { state == .invalid || state == .requirementsMissing }
-  }
-
-  var folders: [(location: FilePath, exists: Bool)]
-  var bundles: [Bundle]
+  var report: DoctorReport
   var registrations: [RegistrationCheck]
-  /// Where hidden and pinned services are kept.
-  var settingsFile: String
-  /// The services' files of direct targets: the folder, and each file with what reading it found
-  /// and whether a service of that identifier is installed.
-  var targetsFolder: String
-  var targets: [(name: String, file: DirectTargetsFile, installed: Bool)]
+  /// The logs of the services' last runs to publish their targets that hold something, by service.
+  var publishingLogs: [(serviceID: String, log: FilePath)]
 
   init(catalog: ServiceCatalog, context: ToolContext) {
     let survey = catalog.survey()
-    settingsFile = catalog.paths.settingsFile
     let store = catalog.directTargetStore
-    targetsFolder = store.folder.text
+    publishingLogs = store.publishingLogs()
     let installed = Set(survey.entries.compactMap(\.identifier))
-    targets = store.survey().map {
-      ($0.name, $0.file, installed.contains(String($0.name.dropLast(".json".count))))
-    }
-    folders = survey.folders.map { ($0, SystemBundleFiles().kind(of: $0) == .directory) }
-    bundles = survey.entries.map { entry in
-      let id = entry.identifier ?? ""
-      let hidden = catalog.settings.hiddenServices.contains(id)
-      let pinned = catalog.settings.pinnedServices.contains(id)
-      var missing: (programs: [String], busNames: [String]) = ([], [])
-      let state: Bundle.State
-      if let service = entry.outcome.service {
-        missing = catalog.missing(for: service)
-        state =
-          entry.shadowedBy != nil
-          ? .shadowed
-          : hidden
-            ? .hidden
-            : !missing.programs.isEmpty || !missing.busNames.isEmpty
-              ? .requirementsMissing : pinned ? .pinned : .loaded
-      } else {
-        state = .invalid
-      }
-      return Bundle(entry: entry, state: state, hidden: hidden, pinned: pinned, missing: missing)
-    }
+    report = DoctorReport(
+      folders: survey.folders.map {
+        DoctorReport.Folder(location: $0, exists: SystemBundleFiles().kind(of: $0) == .directory)
+      },
+      bundles: survey.entries.map { entry in
+        let id = entry.identifier ?? ""
+        return DoctorReport.Bundle(
+          entry: entry, hidden: catalog.settings.hiddenServices.contains(id),
+          pinned: catalog.settings.pinnedServices.contains(id),
+          missing: entry.outcome.service.map(catalog.missing(for:)) ?? ([], []))
+      },
+      settingsFile: catalog.paths.settingsFile, targetsFolder: store.folder.text,
+      targets: store.survey().map { found in
+        var file = DoctorReport.TargetsFile(name: found.name, file: found.file, installed: false)
+        file.installed = installed.contains(file.service)
+        return file
+      })
     let software = SystemSoftware(environment: context.environment)
     let mime = RegisterCommand.mimeCatalog(types: catalog.types)
     // Every user's entries are written for the services of every user's folders.
@@ -94,69 +65,20 @@ struct Checkup {
 
   /// Whether anything needs the user: a bundle, stale entries, a package a file manager needs.
   var needsAttention: Bool {
-    bundles.contains(where: \.needsAttention)
-      || registrations.contains { registration in
-        registration.unreadableManifest != nil || !registration.advice.isEmpty
-          || registration.frontEnds.contains(where: \.needsRegister)
-      }
+    report.needsAttention || registrations.contains(where: \.needsAttention)
   }
 
-  var report: [String: ReportValue] {
-    [
-      "folders": .objects(folders.map { ["path": .string($0.location.text), "exists": .bool($0.exists)] }),
-      "bundles": .objects(bundles.map(Self.report)),
-      "registrations": .objects(registrations.map(Self.report)),
-      "frontEnds": .objects(registrations.flatMap { $0.frontEnds.map(Self.report) }),
-      "targets": .objects(
-        targets.map { entry in
-          [
-            "file": .string("\(targetsFolder)/\(entry.name)"),
-            "service": .string(String(entry.name.dropLast(5))),
-            "installed": .bool(entry.installed), "targets": .integer(entry.file.targets.count),
-            "problems": .strings(entry.file.problems.map(\.message)),
-          ]
-        }),
-      "needsAttention": .bool(needsAttention),
-    ]
-  }
-
-  private static func report(_ bundle: Bundle) -> [String: ReportValue] {
-    let entry = bundle.entry
-    var object: [String: ReportValue] = [
-      "bundle": .string(entry.location.text), "folder": .string(entry.folder.text),
-      "state": .string(bundle.state.rawValue), "hidden": .bool(bundle.hidden), "pinned": .bool(bundle.pinned),
-      "needsAttention": .bool(bundle.needsAttention),
-      "problems": .strings(entry.errors.map(Diagnostics.line)),
-      "warnings": .strings(entry.outcome.problems.filter { $0.severity == .warning }.map(Diagnostics.line)),
-      "missingPrograms": .strings(bundle.missing.programs),
-      "missingBusNames": .strings(bundle.missing.busNames),
-    ]
-    if let id = entry.identifier { object["id"] = .string(id) }
-    if let name = entry.outcome.service?.name ?? entry.outcome.name { object["name"] = .string(name) }
-    if let winner = entry.shadowedBy { object["shadowedBy"] = .string(winner.text) }
-    return object
-  }
-
-  private static func report(_ registration: RegistrationCheck) -> [String: ReportValue] {
-    var object: [String: ReportValue] = [
-      "scope": .string(registration.scope == .user ? "user" : "system"),
-      "dataFolder": .string(registration.dataFolder),
-      "registered": .bool(registration.executable != nil),
-      "executableGone": .bool(registration.executableGone),
-      "advice": .strings(registration.advice.map(Wording.describe)),
-    ]
-    if let executable = registration.executable { object["executable"] = .string(executable) }
-    if let reason = registration.unreadableManifest { object["unreadableManifest"] = .string(reason) }
-    return object
-  }
-
-  private static func report(_ status: FrontEndStatus) -> [String: ReportValue] {
-    [
-      "frontEnd": .string(status.family.rawValue), "name": .string(Wording.label(status.family)),
-      "scope": .string(status.scope == .user ? "user" : "system"), "state": .string(status.state.rawValue),
-      "upToDate": .integer(status.upToDate), "missing": .strings(status.missing),
-      "outdated": .strings(status.outdated), "leftOver": .strings(status.leftOver),
-      "usersOwn": .strings(status.usersOwn),
-    ]
+  /// What `doctor --json` prints.
+  var json: [String: ReportValue] {
+    var json = report.report(
+      registrations: registrations.map { $0.report(describe: Wording.describe) },
+      frontEnds: registrations.flatMap { $0.frontEnds.map { $0.report(name: Wording.label($0.family)) } },
+      frontEndsNeedAttention: registrations.contains(where: \.needsAttention))
+    // Only when a log holds something: the report is otherwise as it was.
+    if !publishingLogs.isEmpty {
+      json["publishingLogs"] = .objects(
+        publishingLogs.map { ["service": .string($0.serviceID), "log": .string($0.log.text)] })
+    }
+    return json
   }
 }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import ShareCore
 import ShareHost
 import SharePOSIX
@@ -21,36 +20,27 @@ enum PickerLauncher {
   /// Shows the sheet for `items` (sharing with `service` at once when one is named); nil when
   /// there is no sheet to show (not installed).
   static func run(items: [ShareItem], service: String?, context: ToolContext) -> ExitCode? {
-    guard let program = SheetProgram.locate(environment: context.environment) else { return nil }
-    let process: ChildProcess
+    let sheet: SheetSession
     do {
-      // The result line on the sheet's standard output, as the D-Bus service reads it.
-      process = try ChildProcess.spawn(
-        SheetProgram.arguments(
-          program: program, items: items, service: service, parent: "", resultDescriptor: 1),
-        environment: context.environment, standardInput: .null, standardOutput: .pipe)
+      sheet = try SheetSession.start(
+        SheetRequest(items: items, service: service), environment: context.environment)
+    } catch .notInstalled {
+      return nil
     } catch {
-      context.output.error(Wording.describe(.cannotStartSheet(program, reason: error.reason)))
+      context.output.error(Wording.describe(.sheetNotStarted(error)))
       return .failure
     }
     // Ctrl-C or the session ending closes the sheet, which ends what it runs.
-    SignalWatcher.onTermination { _ in process.signal(Signal.terminate) }
+    SignalWatcher.onTermination { _ in sheet.cancel() }
     defer { SignalWatcher.onTermination(nil) }
-    let output = (try? process.standardOutput?.readToEnd()) ?? []
-    let termination = process.wait()
-    for line in returnedLines(output) { context.output.line(line) }
-    switch termination {
+    let end = sheet.wait()
+    if let returned = end.answer?.returnedItems, !returned.isEmpty {
+      for line in Wording.lines(for: [ItemPayload(attachments: returned)]) { context.output.line(line) }
+    }
+    // The sheet's exit status is the share's; a sheet killed by a signal was stopped.
+    switch end.termination {
     case .exited(let status): return ExitCode(rawValue: status) ?? .failure
     case .signalled: return .cancelled
     }
-  }
-
-  /// What the service returned, from the sheet's result line, a line each.
-  static func returnedLines(_ output: [UInt8]) -> [String] {
-    let lastLine = output.split(separator: UInt8(ascii: "\n")).last.map(Array.init) ?? []
-    guard let line = try? JSONDecoder().decode(SheetResultLine.self, from: Data(lastLine)),
-      let returned = line.results.returnedItems, !returned.isEmpty
-    else { return [] }
-    return Wording.lines(for: [ItemPayload(attachments: returned)])
   }
 }

@@ -119,11 +119,10 @@ enum ShareCommand {
     _ accepted: AcceptedSelection, _ reporter: OutcomeReporter, _ context: ToolContext,
     recorded: ComposePayload? = nil, retryOf: String? = nil, target: TargetPayload? = nil
   ) -> ExitCode {
-    let share = Share(
-      accepted, compose: context.composeStep,
-      prompt: ComposePrompts.desktop(environment: context.environment),
-      recorded: recorded, history: HistoryStore(stateHome: context.paths.stateHomeLocation),
-      environment: context.environment, retryOf: retryOf, target: target)
+    let share = Share.desktop(
+      accepted, environment: context.environment, secrets: context.secrets, recorded: recorded,
+      retryOf: retryOf,
+      target: target)
     // Ctrl-C, or the session ending, closes the sheet or stops the program's whole process group.
     SignalWatcher.onTermination { _ in share.cancel() }
     defer { SignalWatcher.onTermination(nil) }

@@ -83,11 +83,17 @@ final class OutcomeReporter {
         output.error(Wording.seeLog(logPath))
       }
     case .refused(let refusal):
-      if json { output.line(JSON.encode(["status": "refused", "message": refusal.message(among: known)])) }
+      if json {
+        output.line(
+          JSON.encode(["status": end.status.word(in: .commandLine), "message": refusal.message(among: known)])
+        )
+      }
       for line in refusal.lines(among: known) { output.error(line) }
     case .composeCancelled, .composeFailed:
-      let status = end == .composeCancelled ? "cancelled" : "refused"
-      if json { output.line(JSON.encode(["status": status, "message": end.message() ?? ""])) }
+      if json {
+        output.line(
+          JSON.encode(["status": end.status.word(in: .commandLine), "message": end.message() ?? ""]))
+      }
       output.error(end.message() ?? "")
     case .noServiceAccepts, .notChosen:
       if let sentence = end.sentence(service: serviceName) { output.error(sentence) }
@@ -123,12 +129,12 @@ struct OutcomeSummary: Encodable {
   init(requestId: String, serviceId: String, serviceName: String, outcome: ShareOutcome) {
     self.requestId = requestId
     self.serviceId = serviceId
-    status = outcome.historyStatus.rawValue
+    let end = ShareEnd.finished(outcome, requestID: requestId)
+    status = end.status.word(in: .commandLine)
     switch outcome {
     case .completed(let items): returningItems = items
     case .cancelled(_, let message): self.message = message
-    case .failed, .timedOut:
-      message = ShareEnd.finished(outcome, requestID: requestId).sentence(service: serviceName)
+    case .failed, .timedOut: message = end.sentence(service: serviceName)
     }
   }
 }

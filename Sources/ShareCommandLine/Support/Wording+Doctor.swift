@@ -6,26 +6,33 @@ import ShareDesktop
 extension Wording {
   static func lines(for checkup: Checkup) -> [String] {
     var lines = ["Share services, in the order their folders are read:"]
-    for folder in checkup.folders {
-      let bundles = checkup.bundles.filter { $0.entry.folder == folder.location }
+    for folder in checkup.report.folders {
+      let bundles = checkup.report.bundles.filter { $0.entry.folder == folder.location }
       guard folder.exists else {
         lines.append("  \(folder.location.displayString): no such folder")
         continue
       }
       lines.append("  \(folder.location.displayString):" + (bundles.isEmpty ? " none" : ""))
-      for bundle in bundles { lines += self.lines(for: bundle, settingsFile: checkup.settingsFile) }
+      for bundle in bundles { lines += self.lines(for: bundle, settingsFile: checkup.report.settingsFile) }
     }
-    if !checkup.targets.isEmpty {
+    if !checkup.report.targets.isEmpty || !checkup.publishingLogs.isEmpty {
       lines.append("")
-      lines.append("Direct targets the services published, in \(checkup.targetsFolder):")
-      for entry in checkup.targets {
+      lines.append("Direct targets the services published, in \(checkup.report.targetsFolder):")
+      var logs = Dictionary(checkup.publishingLogs.map { ($0.serviceID, $0.log) }) { first, _ in first }
+      for entry in checkup.report.targets {
         let count = entry.file.targets.count
-        let service = String(entry.name.dropLast(".json".count))
         let mark = entry.file.problems.isEmpty && entry.installed ? "✓" : "·"
         lines.append(
-          "  \(mark) \(service): \(count) \(count == 1 ? "target" : "targets")"
+          "  \(mark) \(entry.service): \(count) \(count == 1 ? "target" : "targets")"
             + (entry.installed ? "" : " (no such service is installed: the file is left over)"))
         lines += entry.file.problems.map { "      \($0.message)" }
+        if let log = logs.removeValue(forKey: entry.service) {
+          lines.append("      its program's last run to publish them wrote to \(log.displayString)")
+        }
+      }
+      for (service, log) in checkup.publishingLogs where logs[service] != nil {
+        lines.append(
+          "  · \(service): nothing published; its program's last run wrote to \(log.displayString)")
       }
     }
     for registration in checkup.registrations { lines += self.lines(for: registration) }
@@ -33,7 +40,7 @@ extension Wording {
     // Each bundle to fix, each package to install, and one `register` however many front ends
     // it brings up to date.
     let count =
-      checkup.bundles.count(where: \.needsAttention)
+      checkup.report.bundles.count(where: \.needsAttention)
       + checkup.registrations.reduce(0) { total, registration in
         let stale =
           registration.unreadableManifest != nil || registration.executableGone
@@ -47,7 +54,7 @@ extension Wording {
     return lines
   }
 
-  private static func lines(for bundle: Checkup.Bundle, settingsFile: String) -> [String] {
+  private static func lines(for bundle: DoctorReport.Bundle, settingsFile: String) -> [String] {
     let entry = bundle.entry
     let folderName = FilePath(bytes: entry.location.lastComponent).displayString
     let name = entry.outcome.service?.name ?? entry.outcome.name

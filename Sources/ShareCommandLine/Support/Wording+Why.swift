@@ -76,6 +76,7 @@ extension Wording {
     case .content: "found by its content (the name does not settle it)"
     case .fileSystem: kind == .folder ? "as a folder" : "from what the file system says it is"
     case .caller: "as the caller said"
+    case .detected: "found by xdg-share from the file handed over (its name and first bytes)"
     case .kind: kind == .link ? "as every link" : "as every text"
     }
   }

@@ -33,7 +33,7 @@ enum Wording {
     /// The program's own path is not UTF-8: file-manager entries, which are UTF-8 text, cannot run it.
     case ownPathNotUTF8(FilePath)
     case noSheet
-    case cannotStartSheet(String, reason: String)
+    case sheetNotStarted(SheetSession.StartError)
     case ambiguousTarget(String, services: [String])
   }
 
@@ -66,9 +66,8 @@ enum Wording {
     case .ownPathUnknown: "cannot tell where this xdg-share is (/proc/self/exe cannot be read)"
     case .ownPathNotUTF8(let path):
       "cannot write entries that run \(path.displayString): file-manager entries are UTF-8 text and cannot name a program whose path is not UTF-8; install xdg-share where its path is UTF-8"
-    case .noSheet:
-      "the share sheet (\(SheetProgram.name)) is not installed beside xdg-share; choose with --service ID"
-    case .cannotStartSheet(let program, let reason): "cannot start the share sheet \(program): \(reason)"
+    case .noSheet: SheetSession.StartError.notInstalled.message + "; choose with --service ID"
+    case .sheetNotStarted(let error): error.message
     case .ambiguousTarget(let id, let services):
       "services \(services.joined(separator: ", ")) each have a direct target '\(id)'; choose one with --service"
     }

@@ -60,7 +60,16 @@ extension ManifestReader {
         lint(.predicate(predicate), attributes)
         return .predicate(predicate)
       } catch {
-        report(InfoPlistKey.activationRule, in: attributes, .predicateSyntax(error))
+        // In an XML Info.plist, at the mistake itself, however many lines and entities before it.
+        let path = attributes.path + [InfoPlistKey.activationRule]
+        if let place = document?.position(ofByte: error.offset(in: source), inStringAt: path) {
+          problems.append(
+            BundleProblem(
+              file: plistPath, key: InfoPlistKey.activationRule, kind: .predicateSyntax(error, placed: true),
+              position: place))
+        } else {
+          report(InfoPlistKey.activationRule, in: attributes, .predicateSyntax(error))
+        }
         return nil
       }
     case .dictionary(let dictionary)?:

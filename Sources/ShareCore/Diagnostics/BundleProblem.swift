@@ -58,8 +58,10 @@ public struct BundleProblem: Error, Hashable, Sendable {
     case missingKey(expected: Expectation)
     /// A key this version does not know; `suggestion` is the nearest known key.
     case unknownKey(suggestion: String?)
-    /// The predicate string does not parse.
-    case predicateSyntax(PredicateSyntaxError)
+    /// The predicate string does not parse. `placed`: the problem's position is the mistake's
+    /// own place in the file (a predicate in an XML `<string>`), so the words need no column in
+    /// the predicate; otherwise it is the string's, and they say the column.
+    case predicateSyntax(PredicateSyntaxError, placed: Bool = false)
     /// A file named by a key does not exist or cannot be used as it is.
     case missingFile(expected: Expectation, name: String, found: FileFinding = .nothing)
     /// The file cannot be read, and why.

@@ -24,8 +24,10 @@ public enum Diagnostics {
       "unknown key; did you mean \(suggestion)?"
     case .unknownKey(nil):
       "unknown key"
-    case .predicateSyntax(let error):
+    case .predicateSyntax(let error, placed: false):
       "invalid predicate: \(error.message)"
+    case .predicateSyntax(let error, placed: true):
+      "invalid predicate: \(error.problem)"
     case .missingFile(let expected, let name, .nothing):
       "expected \(describe(expected)), found no such file \(quoted(name))"
     case .missingFile(let expected, let name, .directory):

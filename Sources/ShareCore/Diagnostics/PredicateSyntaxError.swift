@@ -71,10 +71,19 @@ public struct PredicateSyntaxError: Error, Hashable, Sendable {
 extension PredicateSyntaxError: CustomStringConvertible {
   /// The error in words, such as `at column 37: expected ")", found end of predicate`.
   public var message: String {
+    "at column \(position): \(problem)"
+  }
+
+  /// The error in words without its column, for where the place is said otherwise (a line and
+  /// column in Info.plist): `expected ")", found end of predicate`.
+  public var problem: String {
     let found: String
     switch self.found {
     case .endOfInput: found = "end of predicate"
     case .token(let text): found = Self.quoted(text)
+    }
+    if expected == .comparisonOperator, let instead = Self.insteadOfApples(self.found) {
+      return "\(found) is an operator of Apple's NSPredicate that xdg-share does not have; use \(instead)"
     }
     let problem: String
     switch expected {
@@ -95,7 +104,29 @@ extension PredicateSyntaxError: CustomStringConvertible {
     default:
       problem = "expected \(Self.phrase(for: expected)), found \(found)"
     }
-    return "at column \(position): \(problem)"
+    return problem
+  }
+
+  /// What to write instead of an operator of `NSPredicate` that xdg-share does not have
+  /// (docs/activation-rules.md, "What is refused"); nil for anything else.
+  private static func insteadOfApples(_ found: Found) -> String? {
+    guard case .token(let word) = found else { return nil }
+    return switch word.uppercased() {
+    case "IN": "== with OR"
+    case "BETWEEN": ">= AND <="
+    case "MATCHES": "LIKE, BEGINSWITH, ENDSWITH or CONTAINS"
+    default: nil
+    }
+  }
+
+  /// The UTF-8 offset in `source`, the predicate this error is of, of the character at
+  /// ``position``: where to look for it in the text the predicate was read from.
+  public func offset(in source: String) -> Int {
+    var index = source.startIndex
+    for _ in 1..<max(position, 1) where index < source.endIndex {
+      source.formIndex(after: &index)
+    }
+    return source.utf8.distance(from: source.startIndex, to: index)
   }
 
   public var description: String { message }

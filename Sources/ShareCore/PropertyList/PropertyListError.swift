@@ -174,6 +174,14 @@ public struct PropertyListDocument: Sendable {
     self.format = format
     self.positionSource = recorded
   }
+
+  /// Where the byte at `offset` of the string at `path` is written in an XML file. The string's
+  /// bytes are its UTF-8 as read (entities and CDATA sections resolved); `offset` may be its
+  /// length, for its end, where the close tag begins. Nil for binary and old-style property
+  /// lists, for anything but a `<string>` with content at `path`, and for an offset past its end.
+  public func position(ofByte offset: Int, inStringAt path: [String]) -> TextPosition? {
+    positionSource?.position(ofByte: offset, inStringAt: path)
+  }
 }
 
 /// Where each value of a text property list begins, as the parser met them: each value's
@@ -230,5 +238,23 @@ final class ValuePositions: Sendable {
       table = Table(made)
       return made
     }
+  }
+
+  /// See ``PropertyListDocument/position(ofByte:inStringAt:)``.
+  func position(ofByte offset: Int, inStringAt path: [String]) -> TextPosition? {
+    // The last value met at the path is the one read (a key given again replaces the earlier).
+    var paths: [[String]] = []
+    paths.reserveCapacity(records.count)
+    var element: Int?
+    for record in records {
+      var recordPath = record.parent >= 0 ? paths[record.parent] : []
+      if let component = record.component { recordPath.append(component) }
+      paths.append(recordPath)
+      if recordPath == path { element = record.offset }
+    }
+    guard let element, let place = XMLStringPlaces.offset(of: offset, inElementAt: element, of: text) else {
+      return nil
+    }
+    return LineTable(text).position(of: place, in: text)
   }
 }

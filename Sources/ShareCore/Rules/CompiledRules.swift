@@ -241,7 +241,7 @@ private struct ProgramBuilder {
       return add(.init(kind: .identifiersOfVariable, a: depth))
     case .registeredTypeIdentifiers(of: .each(let source)):
       return add(.init(kind: .identifiersOfEach, a: self.collection(source)))
-    case .subquery(let source, let depth, let predicate):
+    case .subquery(let source, let depth, _, let predicate):
       let source = self.collection(source)
       return add(.init(kind: .subquery, a: source, b: depth, c: self.predicate(predicate)))
     }

@@ -1,7 +1,8 @@
 /// An `NSExtensionActivationRule` predicate string, parsed and type-checked.
 ///
 /// Built by ``PredicateParser/parse(_:)`` and run by ``evaluate(_:)``. The tree is already
-/// resolved: variables are SUBQUERY nesting depths rather than names, key paths are typed
+/// resolved: variables are SUBQUERY nesting depths rather than names (each SUBQUERY keeps the
+/// name its author gave its variable, to print the rule back as written), key paths are typed
 /// collections and values, and type identifier constants are lowercase. Whatever reaches this
 /// type is known to make sense, so evaluation never meets an error.
 ///
@@ -110,8 +111,8 @@ public indirect enum Predicate: Sendable, Equatable {
     /// flattened.
     case registeredTypeIdentifiers(of: Source)
     /// `SUBQUERY(collection, $variable, predicate)`: the elements for which `predicate` holds
-    /// while bound to the variable at depth `variable`.
-    case subquery(CollectionExpression, variable: Int, Predicate)
+    /// while bound to the variable at depth `variable`, which the source names `$name`.
+    case subquery(CollectionExpression, variable: Int, name: String, Predicate)
   }
 
   /// Where the key of a collection is read.

@@ -100,14 +100,14 @@ struct PredicateEvaluator {
       return selection.items.count
     case .attachments(of: .variable(let depth)):
       return selection.items[scope[depth]].attachmentClasses.count
-    case .subquery(.extensionItems, let depth, let predicate):
+    case .subquery(.extensionItems, let depth, _, let predicate):
       var total = 0
       for item in selection.items.indices {
         scope[depth] = item
         if holds(predicate, &scope) { total += 1 }
       }
       return total
-    case .subquery(.attachments(of: .variable(let itemDepth)), let depth, let predicate):
+    case .subquery(.attachments(of: .variable(let itemDepth)), let depth, _, let predicate):
       // Why by class: an attachment's only key is registeredTypeIdentifiers, so attachments of
       // one type class answer every predicate alike. Evaluating each class once and adding its
       // count makes a SUBQUERY over 100 files cost what one over their 2 or 3 kinds does.
@@ -149,7 +149,7 @@ struct PredicateEvaluator {
       return forEach(attachments, &scope) { typeClass, weight, scope in
         forEachIdentifier(ofClass: typeClass, weight: weight, &scope, body)
       }
-    case .subquery(let source, let depth, let predicate):
+    case .subquery(let source, let depth, _, let predicate):
       return forEach(source, &scope) { element, weight, scope in
         scope[depth] = element
         return !holds(predicate, &scope) || body(element, weight, &scope)

@@ -374,13 +374,14 @@ private struct Parser {
     }
     try expect(",", .comma)
     guard token.kind == .variable else { throw error(.variable) }
-    scope.append((String(token.text.dropFirst()), element))
+    let variable = String(token.text.dropFirst())
+    scope.append((variable, element))
     try advance()
     try expect(",", .comma)
     let predicate = try parseOr()
     scope.removeLast()
     try expect(")", .closingParenthesis)
-    return .collection(.subquery(collection, variable: scope.count, predicate), element)
+    return .collection(.subquery(collection, variable: scope.count, name: variable, predicate), element)
   }
 
   /// The key `name` read from `typed`; `segment` is the token that produced `typed`, blamed

@@ -1,6 +1,6 @@
 /// A predicate written back as `NSPredicate` format text: what `xdg-share why` and refusals quote
-/// of a rule. The parser keeps no source, and its variables are depths: they are named after what
-/// they range over (`$item`, `$attachment`, `$type`, a number after a repeated one).
+/// of a rule. The parser keeps no source, but each SUBQUERY keeps its variable's name: the rule
+/// reads as its author wrote it (`$e`, `$a`), spaced and parenthesized anew.
 extension Predicate {
   /// The predicate as format text, parenthesized where an operand is compound.
   public var source: String {
@@ -9,31 +9,17 @@ extension Predicate {
   }
 }
 
-/// The names of the SUBQUERY variables in force, by depth.
+/// The names of the SUBQUERY variables in force, by depth, with their `$`.
 struct PredicateNames {
   private var byDepth: [Int: String] = [:]
 
+  // Only a tree built by hand can use a depth no SUBQUERY around it binds.
   subscript(depth: Int) -> String { byDepth[depth] ?? "$v\(depth)" }
 
-  /// Names the variable at `depth` after `collection`'s elements.
-  mutating func bind(_ depth: Int, over collection: Predicate.CollectionExpression) {
-    let base = Self.base(of: collection)
-    var name = base
-    var number = 2
-    while byDepth.contains(where: { $0.key != depth && $0.value == name }) {
-      name = "\(base)\(number)"
-      number += 1
-    }
-    byDepth[depth] = name
-  }
-
-  private static func base(of collection: Predicate.CollectionExpression) -> String {
-    switch collection {
-    case .extensionItems: "$item"
-    case .attachments: "$attachment"
-    case .registeredTypeIdentifiers: "$type"
-    case .subquery(let inner, _, _): base(of: inner)
-    }
+  /// Binds the variable at `depth` to the name its SUBQUERY gives it (without `$`). A name an
+  /// outer SUBQUERY gave too is shadowed inside, as the parser reads it.
+  mutating func bind(_ depth: Int, _ name: String) {
+    byDepth[depth] = "$" + name
   }
 }
 
@@ -83,17 +69,17 @@ enum PredicateSource {
     case .extensionItems: "extensionItems"
     case .attachments(let source): self.source(source, &names) + ".attachments"
     case .registeredTypeIdentifiers(let source): self.source(source, &names) + ".registeredTypeIdentifiers"
-    case .subquery(let inner, let depth, let predicate):
-      subquery(inner, depth, predicate, &names)
+    case .subquery(let inner, let depth, let name, let predicate):
+      subquery(inner, depth, name, predicate, &names)
     }
   }
 
   private static func subquery(
-    _ inner: Predicate.CollectionExpression, _ depth: Int, _ predicate: Predicate,
+    _ inner: Predicate.CollectionExpression, _ depth: Int, _ name: String, _ predicate: Predicate,
     _ names: inout PredicateNames
   ) -> String {
     let over = collection(inner, &names)
-    names.bind(depth, over: inner)
+    names.bind(depth, name)
     return "SUBQUERY(\(over), \(names[depth]), \(self.predicate(predicate, &names)))"
   }
 

@@ -72,11 +72,10 @@ public enum RuleLint {
       case .extensionItems, .attachments(of: .variable), .registeredTypeIdentifiers(of: .variable): break
       case .attachments(of: .each(let inner)), .registeredTypeIdentifiers(of: .each(let inner)):
         visit(inner, names)
-      case .subquery(let inner, let depth, let predicate):
+      case .subquery(let inner, let depth, let name, let predicate):
         visit(inner, names)
         var inside = names
-        _ = PredicateSource.collection(inner, &inside)
-        inside.bind(depth, over: inner)
+        inside.bind(depth, name)
         visit(predicate, inside)
       }
     }
@@ -137,10 +136,9 @@ public enum RuleLint {
           return (source, .falsePredicate)
         }
         // A SUBQUERY whose condition never holds counts nothing: that condition is to blame.
-        if case .subquery(let over, let depth, let inner) = collection, !canHold(inner) {
+        if case .subquery(_, let depth, let name, let inner) = collection, !canHold(inner) {
           var inside = names
-          _ = PredicateSource.collection(over, &inside)
-          inside.bind(depth, over: over)
+          inside.bind(depth, name)
           if let deeper = blame(inner, inside) { return deeper }
         }
         return (source, .unmeetableCount(range.thing, minimum: range.minimum, maximum: range.maximum))
@@ -193,7 +191,7 @@ public enum RuleLint {
       case .extensionItems: return (.items, 1, 1)
       case .attachments: return (.attachments, 1, nil)
       case .registeredTypeIdentifiers: return nil
-      case .subquery(let inner, _, let predicate):
+      case .subquery(let inner, _, _, let predicate):
         guard let whole = range(of: inner) else { return nil }
         if !canHold(predicate) { return (whole.thing, 0, 0) }
         if !canFail(predicate) { return whole }

@@ -61,13 +61,14 @@ public struct RuleTrace: Equatable, Sendable {
     case limit(DictionaryRule.Category, attachments: [Int])
     /// The attachments of kinds a dictionary rule does not declare.
     case undeclared(attachments: [Int])
-    /// A counted SUBQUERY compared with a bound: `count op bound`, the type identifiers the
-    /// SUBQUERY asks about, what it counts, whether the bound is the count of the whole
-    /// collection (`… == $item.attachments.@count`: every one of them), and whether the
-    /// SUBQUERY counts what is *not* of its types (`NOT (ANY … UTI-CONFORMS-TO …)`).
+    /// A count compared with a bound: `count op bound`; the attachments counted, or whose type
+    /// identifiers were (a SUBQUERY's: those its condition holds for; a collection's: all of
+    /// them); the type identifiers a SUBQUERY asks about; what it counts; whether the bound is
+    /// the count of the whole collection (`… == $e.attachments.@count`: every one of them); and
+    /// whether the SUBQUERY counts what is *not* of its types (`NOT (ANY … UTI-CONFORMS-TO …)`).
     case count(
-      found: Int, Predicate.Operator, bound: Double, types: [String], counts: CountedThing, ofAll: Bool,
-      negated: Bool)
+      found: Int, Predicate.Operator, bound: Double, counted: [Int], types: [String], counts: CountedThing,
+      ofAll: Bool, negated: Bool)
     /// A quantified type question (`ANY … UTI-CONFORMS-TO "public.image"`): its quantifier, the
     /// identifiers it asks about and the attachments it refused.
     case types(Predicate.Quantifier, [String], refused: [Int])
@@ -195,10 +196,10 @@ extension ActivationRule {
     var counted: RuleTrace.Step?
     var typed: RuleTrace.Step?
     func asksTypes(_ step: RuleTrace.Step?) -> Bool {
-      if case .count(_, _, _, let types, _, _, _)? = step?.role { !types.isEmpty } else { false }
+      if case .count(_, _, _, _, let types, _, _, _)? = step?.role { !types.isEmpty } else { false }
     }
     func walk(_ step: RuleTrace.Step) {
-      if case .count(_, _, _, _, let thing, _, _) = step.role, thing != .items,
+      if case .count(_, _, _, _, _, let thing, _, _) = step.role, thing != .items,
         asksTypes(step) || !asksTypes(counted)
       {
         counted = step
@@ -208,13 +209,13 @@ extension ActivationRule {
     }
     if let first = path.first { walk(first) }
     if let counted,
-      case .count(let found, let op, let bound, let types, let thing, let ofAll, let negated) = counted.role
+      case .count(let found, let op, let bound, let counting, let types, let thing, let ofAll, let negated) =
+        counted.role
     {
-      func attachments(holding: Bool) -> [Int] {
-        counted.steps.compactMap { step in
-          guard case .element(let attachment?) = step.role, step.holds == holding else { return nil }
-          return attachment
-        }
+      // The attachments a SUBQUERY's condition refused; a collection's count refuses none.
+      let refusedByCondition = counted.steps.compactMap { step -> Int? in
+        guard case .element(let attachment?) = step.role, !step.holds else { return nil }
+        return attachment
       }
       let tooMany = Double(found) > bound && (op == .less || op == .lessOrEqual || op == .equal)
       // None allowed: the ones counted are the reason, each of them. Counting what is not of
@@ -224,16 +225,17 @@ extension ActivationRule {
           negated
           ? .count(.equal, bound: 0, types: types, counts: thing, ofAll: true)
           : .count(op, bound: bound, types: types, counts: thing, ofAll: false)
-        return RuleRefusal(takes: takes, given: .items(given[attachments(holding: true)]))
+        return RuleRefusal(takes: takes, given: counting.isEmpty ? .nothing : .items(given[counting]))
       }
       let takes = RuleRefusal.Takes.count(op, bound: bound, types: types, counts: thing, ofAll: ofAll)
       // Too many: the ones counted. Too few: the ones that did not count, or when all did,
-      // the ones counted.
-      let refused = tooMany ? [] : attachments(holding: false)
+      // the ones counted. Type identifiers are no items: the items they are of are named, not
+      // counted.
+      let refused = tooMany ? [] : refusedByCondition
       if !refused.isEmpty { return RuleRefusal(takes: takes, given: .items(given[refused])) }
-      let counting = attachments(holding: true)
+      guard !counting.isEmpty else { return RuleRefusal(takes: takes, given: .nothing) }
       return RuleRefusal(
-        takes: takes, given: counting.isEmpty && !tooMany ? .nothing : .counted(given[counting]))
+        takes: takes, given: thing == .typeIdentifiers ? .items(given[counting]) : .counted(given[counting]))
     }
     if let typed, case .types(let quantifier, let types, let refused) = typed.role, !types.isEmpty {
       return RuleRefusal(
@@ -490,15 +492,14 @@ struct PredicateTracer {
       if case .count(let collection) = left, case .number(let found) = leftValue.value,
         case .number(let bound) = rightValue.value
       {
-        let source = if case .subquery(let inner, _, _) = collection { inner } else { collection }
+        let source = if case .subquery(let inner, _, _, _) = collection { inner } else { collection }
         var ofAll = false
         if case .count(let whole) = rightOperand { ofAll = whole == source }
         var negated = false
-        if case .subquery(_, _, .not) = collection { negated = true }
+        if case .subquery(_, _, _, .not) = collection { negated = true }
         role = .count(
-          found: Int(found), op, bound: bound, types: leftValue.types, counts: Self.thing(source),
-          ofAll: ofAll,
-          negated: negated)
+          found: Int(found), op, bound: bound, counted: leftValue.counted, types: leftValue.types,
+          counts: Self.thing(source), ofAll: ofAll, negated: negated)
       }
       // What the left side came to, against what the right one did (or the constant it is).
       var right = rightValue.found
@@ -549,11 +550,13 @@ struct PredicateTracer {
   }
 
   /// An operand's value as the evaluator has it; for people, what it was; the steps that made
-  /// it (a SUBQUERY's elements) and the type identifiers a counted SUBQUERY asks about.
+  /// it (a SUBQUERY's elements), the attachments a count counted and the type identifiers a
+  /// counted SUBQUERY asks about.
   private struct Found {
     var value: PredicateValue
     var found: String?
     var steps: [RuleTrace.Step] = []
+    var counted: [Int] = []
     var types: [String] = []
   }
 
@@ -583,28 +586,31 @@ struct PredicateTracer {
       case .userInfo: return Found(value: .emptyDictionary, found: "\(subject) is empty")
       }
     case .count(let collection):
-      guard case .subquery(let source, let depth, let predicate) = collection else {
-        let count = elements(collection, scope, &names).count
-        return Found(value: .number(Double(count)), found: "\(count) \(Self.noun(collection, count))")
+      guard case .subquery(let source, let depth, let name, let predicate) = collection else {
+        let counted = elements(collection, scope, &names)
+        return Found(
+          value: .number(Double(counted.count)),
+          found: "\(counted.count) \(Self.noun(collection, counted.count))",
+          counted: Self.attachments(of: counted))
       }
       let candidates = elements(source, scope, &names)
       var inner = names
-      inner.bind(depth, over: source)
+      inner.bind(depth, name)
       var steps: [RuleTrace.Step] = []
-      var count = 0
+      var counted: [Element] = []
       for element in candidates {
         var bound = scope
         bound[depth] = element
         var elementNames = inner
         let result = step(predicate, bound, &elementNames)
-        if result.holds { count += 1 }
+        if result.holds { counted.append(element) }
         steps.append(
           RuleTrace.Step(clause: label(element), holds: result.holds, steps: [result], role: role(element)))
       }
       return Found(
-        value: .number(Double(count)),
-        found: "\(count) of \(candidates.count) \(Self.noun(source, candidates.count))",
-        steps: steps, types: Self.types(in: predicate))
+        value: .number(Double(counted.count)),
+        found: "\(counted.count) of \(candidates.count) \(Self.noun(source, candidates.count))",
+        steps: steps, counted: Self.attachments(of: counted), types: Self.types(in: predicate))
     }
   }
 
@@ -633,10 +639,10 @@ struct PredicateTracer {
         guard case .attachment(let attachment) = element else { return [] }
         return identifiers(of: attachment)
       }
-    case .subquery(let source, let depth, let predicate):
+    case .subquery(let source, let depth, let name, let predicate):
       let candidates = elements(source, scope, &names)
       var inner = names
-      inner.bind(depth, over: source)
+      inner.bind(depth, name)
       return candidates.filter { element in
         var bound = scope
         bound[depth] = element
@@ -660,6 +666,20 @@ struct PredicateTracer {
     }
   }
 
+  /// The attachments `elements` are, or are type identifiers of, each once, in order.
+  private static func attachments(of elements: [Element]) -> [Int] {
+    var attachments: [Int] = []
+    var seen = Set<Int>()
+    for element in elements {
+      switch element {
+      case .item: continue
+      case .attachment(let attachment), .identifier(_, let attachment):
+        if seen.insert(attachment).inserted { attachments.append(attachment) }
+      }
+    }
+    return attachments
+  }
+
   private func role(_ element: Element) -> RuleTrace.Role {
     if case .attachment(let attachment) = element { return .element(attachment: attachment) }
     return .element(attachment: nil)
@@ -679,7 +699,7 @@ struct PredicateTracer {
     case .extensionItems: .items
     case .attachments: .attachments
     case .registeredTypeIdentifiers: .typeIdentifiers
-    case .subquery(let inner, _, _): thing(inner)
+    case .subquery(let inner, _, _, _): thing(inner)
     }
   }
 
@@ -690,11 +710,11 @@ struct PredicateTracer {
     case .not(let inner): return types(in: inner)
     case .and(let operands), .or(let operands): return operands.flatMap(types(in:))
     case .comparison(let left, _, _):
-      if case .count(.subquery(_, _, let inner)) = left { return types(in: inner) }
+      if case .count(.subquery(_, _, _, let inner)) = left { return types(in: inner) }
       return []
     case .quantified(_, let collection, let op, let right):
       var found: [String] = []
-      if case .subquery(_, _, let inner) = collection { found += types(in: inner) }
+      if case .subquery(_, _, _, let inner) = collection { found += types(in: inner) }
       if op == .conformsTo || op == .typeEquals, case .constant(.string(let type)) = right {
         found.append(type)
       }

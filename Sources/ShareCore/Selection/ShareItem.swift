@@ -35,10 +35,14 @@ public struct RequestedItem: Hashable, Sendable {
   public var item: ShareItem
   /// Replaces detection for a file, and `text/plain` for a text; links are always `public.url`.
   public var mimeType: String?
+  /// How ``mimeType`` was found: said by the caller, or ``TypeSource/detected`` by the host
+  /// from a file handed over as a descriptor, which has no path to look at later.
+  public var mimeTypeSource: TypeSource
 
-  public init(_ item: ShareItem, mimeType: String? = nil) {
+  public init(_ item: ShareItem, mimeType: String? = nil, mimeTypeSource: TypeSource = .caller) {
     self.item = item
     self.mimeType = mimeType
+    self.mimeTypeSource = mimeTypeSource
   }
 }
 
@@ -71,6 +75,9 @@ public enum TypeSource: String, Hashable, Sendable {
   case fileSystem = "filesystem"
   /// Given by whoever asked to share it (`mime` on D-Bus, the sandboxed app, the browser).
   case caller
+  /// Found by xdg-share from a file handed over as a descriptor: from the name given with it
+  /// and its first bytes, when the caller said no type.
+  case detected
   /// A link, which is `public.url`, or a text, which is `public.plain-text`.
   case kind
 }

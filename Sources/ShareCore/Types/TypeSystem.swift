@@ -221,7 +221,7 @@ public struct TypeSystem: Sendable {
           var facts = try inspector.inspect(path, givenType: requested.mimeType)
           if let given = requested.mimeType {
             facts.contentType = canonical(given)
-            facts.typeSource = .caller
+            facts.typeSource = requested.mimeTypeSource
           }
           attachments.append(
             Attachment(item: requested.item, typeIdentifiers: identifiers(facts.contentType), file: facts))

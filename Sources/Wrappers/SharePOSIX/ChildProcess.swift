@@ -302,8 +302,8 @@ public final class ChildProcess: Sendable {
   private static let longestOutputPause = 0.1
 
   /// The child's pidfd, opened on first use; nil without pidfds, or once the child is reaped
-  /// (its end is known then).
-  private var endDescriptor: FileDescriptor? {
+  /// (its end is known then). ``EventLoop/onEnd(of:_:)`` watches it.
+  var endDescriptor: FileDescriptor? {
     state.withLock { state -> FileDescriptor? in
       switch state.endDescriptor {
       case .open(let descriptor): return descriptor

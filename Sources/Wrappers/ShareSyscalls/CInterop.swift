@@ -1,7 +1,9 @@
 package import Glibc
 
 /// The C types the system calls take, under Swift names, so that the modules calling them need
-/// not import Glibc: whoever holds one reads and sets its fields as in C.
+/// not import Glibc to name them. Whoever holds one reads and sets its fields as in C, which
+/// under `MemberImportVisibility` takes an `internal import Glibc` in that file (SharePOSIX's,
+/// ShareKit's `SystemCalls.swift`): for the fields only, never to call libc.
 package enum CInterop {
   /// `mode_t`: permission bits and a file's type.
   package typealias Mode = mode_t

@@ -1,8 +1,8 @@
 import Glibc
 
 // libc's constants under their C names with a leading underscore, as swift-system spells them:
-// the modules that call the trampolines use these and never import Glibc, and the C name stays
-// findable. The underscore keeps them apart from the same names a C module's headers bring
+// the modules that call the trampolines use these rather than Glibc's (those that import Glibc do
+// so only to read libc's struct fields), and the C name stays findable. The underscore keeps them apart from the same names a C module's headers bring
 // (CGLib's, CGtk's): two constants of one name in one file would be ambiguous.
 
 // MARK: socket(2)

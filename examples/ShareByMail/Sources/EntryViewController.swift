@@ -7,9 +7,9 @@ import ShareKitUI
 /// On iOS, `NSExtensionPrincipalClass` named `EntryViewController`, a navigation controller that
 /// wrapped a `ShareViewController` and slid it up in `viewWillAppear` (0.25 s); the controller's
 /// `hideExtensionWithCompletionHandler` slid it down (0.20 s) before ending the request. Here
-/// `@main` names the class, and `ShareSheet` is the navigation controller and both slides.
+/// `@main` names the class, and `SheetViewController` is the navigation controller and both slides.
 @main
-final class EntryViewController: ShareSheet {
+final class EntryViewController: SheetViewController {
   private let fields = FieldList()
   private let message = TextView()
   private var to: Entry?
@@ -79,8 +79,9 @@ final class EntryViewController: ShareSheet {
   }
 
   // iOS: cancelButtonTapped, after hideExtensionWithCompletionHandler:
-  // `extensionContext!.cancelRequestWithError(NSError())`. ShareSheet's default does the same with
-  // the user's cancellation (`xdg-share share` exits with 3); written out to show the mapping.
+  // `extensionContext!.cancelRequestWithError(NSError())`. SheetViewController's default does the
+  // same with the user's cancellation (`xdg-share share` exits with 3); written out to show the
+  // mapping.
   override func didSelectCancel() {
     extensionContext?.cancelRequest(withError: ShareError.userCancelled())
   }

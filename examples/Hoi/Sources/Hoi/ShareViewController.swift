@@ -7,9 +7,9 @@ import ShareKitUI
 ///
 /// On iOS, the storyboard (`NSExtensionMainStoryboard`) made a `ShareViewController` with a table
 /// view of friends, slid it up in `viewWillAppear` (0.25 s) and down in `dismiss` (0.20 s). Here
-/// `@main` names the class, `ShareSheet` slides it, and a `CheckList` is the table view.
+/// `@main` names the class, `SheetViewController` slides it, and a `CheckList` is the table view.
 @main
-final class ShareViewController: ShareSheet {
+final class ShareViewController: SheetViewController {
   /// The App Group the app and the extension share ("group.ch.iphonso.hoi" on iOS too).
   static let groupName = "group.ch.iphonso.hoi"
   /// The shared defaults' key for the friends list, as the app writes it.

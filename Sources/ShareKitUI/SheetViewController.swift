@@ -9,7 +9,7 @@ import ShareKit
 /// import ShareKitUI
 ///
 /// @main
-/// final class HoiSheet: ShareSheet {
+/// final class HoiSheet: SheetViewController {
 ///   private let friends = CheckList(["Anna", "Bruno", "Chiara"])
 ///
 ///   override func viewDidLoad() {
@@ -34,7 +34,7 @@ import ShareKit
 /// Escape cancels (on a pushed page, goes back). The sheet stays above the window it was shared
 /// from when `XDG_SHARE_PARENT_WINDOW` names it (`x11:<XID>`, `wayland:<handle>`).
 @MainActor
-open class ShareSheet: SheetContent {
+open class SheetViewController: SheetContent {
   /// The request; set before ``viewDidLoad()``.
   public private(set) var extensionContext: ExtensionContext?
 
@@ -120,3 +120,8 @@ open class ShareSheet: SheetContent {
 
   func cancelChosen() { didSelectCancel() }
 }
+
+/// The old name of ``SheetViewController``, which was also the name of the share sheet's module
+/// (`ShareSheet`): kept so that extensions written against it still build.
+@available(*, deprecated, renamed: "SheetViewController")
+public typealias ShareSheet = SheetViewController
