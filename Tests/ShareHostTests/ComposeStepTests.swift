@@ -231,11 +231,9 @@ private final class StubPrompt: ComposePrompt, @unchecked Sendable {
 
   func sheet(_ body: String) throws -> String {
     let path = "\(host.root)/fake-sheet"
-    try FileSystem.writeAtomically(
-      Array(
-        "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"\(host.root)/arguments\"\ncat > \"\(host.root)/input\"\n\(body)\n"
-          .utf8),
-      to: Array(path.utf8), mode: 0o755)
+    try ExecutableScript.write(
+      "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"\(host.root)/arguments\"\ncat > \"\(host.root)/input\"\n\(body)\n",
+      to: path)
     return path
   }
 

@@ -62,14 +62,7 @@ struct FakePrograms {
       \(body)
 
       """
-    // Written by another process: a descriptor open for writing that a concurrent test's fork
-    // inherits for a moment would make running the script fail with ETXTBSY.
-    let draft = "\(folder).script"
-    try script.write(toFile: draft, atomically: true, encoding: .utf8)
-    let copy = try CapturedRun.run(
-      ["install", "-m", "0755", draft, "\(directory)/\(name)"].map { Array($0.utf8) },
-      environment: ProcessInfo.processInfo.environment)
-    guard copy.status == 0 else { throw POSIXError(.EIO) }
+    try ExecutableScript.write(script, to: "\(directory)/\(name)")
   }
 
   /// Shell that saves standard input as the call's `.stdin`.
