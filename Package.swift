@@ -127,7 +127,9 @@ let package = Package(
       name: "ShareTestSupport",
       dependencies: ["ShareCore", "ShareHost", "SharePOSIX", "ShareFixtures", "ShareDBus"],
       path: "Tests/ShareTestSupport"),
-    .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "SharePOSIX", "ShareTestSupport"]),
+    .testTarget(
+      name: "ShareCoreTests", dependencies: ["ShareCore", "SharePOSIX", "ShareTestSupport"],
+      exclude: ["Snapshots"]),
     .testTarget(
       name: "ShareGLibTests", dependencies: ["ShareGLib", "ShareCore", "SharePOSIX", "ShareTestSupport"]),
     .testTarget(

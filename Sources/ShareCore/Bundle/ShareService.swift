@@ -41,6 +41,9 @@ public struct ShareService: Sendable, Identifiable, Equatable {
   /// `XDGShareComposeSheet`: the sheet the host shows before it runs the program; `nil` when the
   /// bundle declares none (the program runs at once, and the request has no `compose`).
   public var composeSheet: ComposeSheetDeclaration?
+  /// What the service may reach in its sandbox (`Entitlements.plist`); none when the bundle has
+  /// no such file.
+  public var entitlements: Entitlements = .none
 
   /// What an extension declares itself to be. Both kinds are loaded, matched and run alike; the
   /// kind only says which of Apple's extension points the bundle was written for.
