@@ -144,7 +144,7 @@ final class TargetPublishers {
     let logFile = try? FileDescriptor.create(log.bytes, mode: 0o600)
     defer { logFile?.close() }
     let program: ServiceProgram
-    do throws(SystemError) {
+    do throws(ServiceProgram.StartFailure) {
       program = try ServiceProgram.start(
         service, for: .publishTargets, environment: environment, standardInput: .null, standardOutput: .null,
         standardError: logFile.map(ChildProcess.Stream.descriptor) ?? .null)
@@ -155,6 +155,7 @@ final class TargetPublishers {
     let id = service.id
     let watch = loop.onEnd(of: program.process) { [unowned self] in
       if let failure = PublishingFailure(program.process.wait()) { append(failure, toLogOf: id) }
+      program.releaseSandbox()
       finished(id, now: MonotonicClock.now)
     }
     running[id] = Run(program: program, deadline: now + timeLimit, watch: watch)

@@ -18,14 +18,14 @@ enum GuardProgram {
     return HelperProgram.locate(name)?.string
   }
 
-  /// Starts `program` as the leader of a process group of its own, its environment holding
+  /// Starts `arguments` (the program and its arguments: `bwrap`'s, for a sandboxed one) as the leader of a process group of its own, its environment holding
   /// `marker` (`NAME=VALUE`): under the guard at `guardPath`, or, without one, with the
   /// parent-death signal alone. The guard leads the group and the program is in it, so that
   /// signals to the group reach both; the guard's own environment lacks the marker, so that
   /// ending the request's marked processes never ends the guard before its program.
   /// - Throws: ``SystemError`` when the program cannot be started, as `posix_spawn` would.
   static func spawn(
-    _ program: [UInt8], guardPath: String?, environment: [String: String],
+    _ arguments: [[UInt8]], guardPath: String?, environment: [String: String],
     environmentBytes: [String: [UInt8]] = [:], marker: (name: String, value: String),
     grace: Double, workingDirectory: [UInt8], standardInput: ChildProcess.Stream,
     standardOutput: ChildProcess.Stream, standardError: ChildProcess.Stream
@@ -34,19 +34,21 @@ enum GuardProgram {
     guard let guardPath else {
       environment[marker.name] = marker.value
       return try ChildProcess.spawn(
-        [program], environment: environment, environmentBytes: environmentBytes,
+        arguments, environment: environment, environmentBytes: environmentBytes,
         workingDirectory: workingDirectory, standardInput: standardInput,
         standardOutput: standardOutput, standardError: standardError, newProcessGroup: true,
         endsWithParent: true)
     }
     environment[marker.name] = nil
-    let arguments: [[UInt8]] = [
-      Array(guardPath.utf8), Array("--parent".utf8), Array("\(ProcessStatus.currentProcess)".utf8),
-      Array("--marker".utf8), Array("\(marker.name)=\(marker.value)".utf8), Array("--grace".utf8),
-      Array("\(grace)".utf8), Array("--report-fd".utf8), Array("3".utf8), Array("--".utf8), program,
-    ]
+    let program = arguments[0]
+    let guarded: [[UInt8]] =
+      [
+        Array(guardPath.utf8), Array("--parent".utf8), Array("\(ProcessStatus.currentProcess)".utf8),
+        Array("--marker".utf8), Array("\(marker.name)=\(marker.value)".utf8), Array("--grace".utf8),
+        Array("\(grace)".utf8), Array("--report-fd".utf8), Array("3".utf8), Array("--".utf8),
+      ] + arguments
     let child = try ChildProcess.spawn(
-      arguments, environment: environment, environmentBytes: environmentBytes,
+      guarded, environment: environment, environmentBytes: environmentBytes,
       workingDirectory: workingDirectory, standardInput: standardInput,
       standardOutput: standardOutput, standardError: standardError, newProcessGroup: true, descriptor3: .pipe)
     // The guard closes descriptor 3 once the program has started, or writes why it did not.

@@ -73,24 +73,40 @@ public final class PluginRunner: Sendable {
     ProcessSignals.ignoreBrokenPipes()
     let timeout = service.timeout ?? Self.defaultTimeout
     let program: ServiceProgram
-    do throws(SystemError) {
+    do throws(ServiceProgram.StartFailure) {
       var log = ChildProcess.Stream.inherit
       if let logLocation {
         let folder = logLocation.bytes.lastIndex(of: UInt8(ascii: "/")).map {
           Array(logLocation.bytes[..<$0])
         }
         if let folder, !folder.isEmpty { try? FileSystem.makeDirectories(folder) }
-        log = .descriptor(try FileDescriptor.openForAppending(logLocation.bytes))
+        do throws(SystemError) {
+          log = .descriptor(try FileDescriptor.openForAppending(logLocation.bytes))
+        } catch {
+          throw .system(error)
+        }
       }
       // The request waits in a file in memory rather than a pipe: no thread has to keep writing
       // it, and a helper the program leaves behind holding standard input blocks nothing.
-      let request = try FileDescriptor.inMemory(named: "xdg-share-request", containing: Self.encode(request))
+      let request: FileDescriptor
+      do throws(SystemError) {
+        request = try FileDescriptor.inMemory(
+          named: "xdg-share-request", containing: Self.encode(self.request))
+      } catch {
+        throw .system(error)
+      }
       defer { request.close() }
       program = try ServiceProgram.start(
         service, for: .share(requestID: self.request.requestId), environment: environment,
-        standardInput: .descriptor(request), standardOutput: .pipe, standardError: log)
+        items: self.request.itemPaths, standardInput: .descriptor(request), standardOutput: .pipe,
+        standardError: log)
     } catch {
-      return .failed(.couldNotStart(program: service.executablePath, reason: error.reason))
+      switch error {
+      case .system(let error):
+        return .failed(.couldNotStart(program: service.executablePath, reason: error.reason))
+      case .noSandbox(let problem):
+        return .failed(.noSandbox(problem))
+      }
     }
     let child = program.process
     let alreadyCancelled = state.withLock { state -> Bool in
@@ -246,6 +262,16 @@ public final class PluginRunner: Sendable {
       default:
         return .failure(.notAnEvent)
       }
+    }
+  }
+}
+
+extension PluginRequest {
+  /// The paths of the request's files, as its `file://` URLs name them, byte for byte: what a
+  /// sandboxed program is given.
+  var itemPaths: [[UInt8]] {
+    inputItems.flatMap(\.attachments).compactMap { attachment in
+      attachment.url.flatMap { FilePath(fileURL: $0)?.bytes }
     }
   }
 }

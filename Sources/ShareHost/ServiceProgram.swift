@@ -1,6 +1,7 @@
 import FoundationEssentials
 public import ShareCore
 public import SharePOSIX
+import ShareProtocol
 
 /// A service's program, started: the one way every program of a service starts, to serve a
 /// request (``PluginRunner``) or to publish the service's direct targets (the D-Bus service).
@@ -36,24 +37,51 @@ public final class ServiceProgram: Sendable {
   public let isGuarded: Bool
   /// The environment entry (`NAME=VALUE`) every process the program starts inherits.
   public let marker: [UInt8]
+  /// What the sandbox holds beside the program (the filtered bus), ended with it.
+  private let resources: SandboxResources?
 
-  private init(service: ShareService, process: ChildProcess, isGuarded: Bool, marker: [UInt8]) {
+  private init(
+    service: ShareService, process: ChildProcess, isGuarded: Bool, marker: [UInt8],
+    resources: SandboxResources?
+  ) {
     self.service = service
     self.process = process
     self.isGuarded = isGuarded
     self.marker = marker
+    self.resources = resources
+  }
+
+  /// Why a program did not start.
+  public enum StartFailure: Error, Equatable, Sendable {
+    /// It could not be started, as `posix_spawn` would say.
+    case system(SystemError)
+    /// It is to run sandboxed and no sandbox can be made here: it does not run at all.
+    case noSandbox(SandboxUnavailable)
+
+    /// Why, for people.
+    public var reason: String {
+      switch self {
+      case .system(let error): error.reason
+      case .noSandbox(let problem): problem.message
+      }
+    }
   }
 
   /// Starts `service`'s program for `purpose`, in its bundle's folder, as the leader of a process
   /// group of its own under the guard `environment` names or the one installed beside the host
-  /// (``GuardProgram/locate(environment:)``).
-  /// - Parameter environment: the host's environment, to which the service's variables are added.
-  /// - Throws: ``SystemError`` when the program cannot be started, as `posix_spawn` would.
+  /// (``GuardProgram/locate(environment:)``), in a sandbox made for it (``SandboxPlan``) unless
+  /// its entitlements say `org.xdgshare.unconfined`: guard, then `bwrap`, then the program.
+  /// - Parameters:
+  ///   - environment: the host's environment, to which the service's variables are added; only
+  ///     the documented ones reach a sandboxed program.
+  ///   - items: the paths of the request's items, which a sandboxed program sees at those paths.
+  /// - Throws: ``StartFailure/system(_:)`` when the program cannot be started, as `posix_spawn`
+  ///   would; ``StartFailure/noSandbox(_:)`` when it is to be sandboxed and cannot be.
   public static func start(
-    _ service: ShareService, for purpose: Purpose, environment: [String: String],
+    _ service: ShareService, for purpose: Purpose, environment: [String: String], items: [[UInt8]] = [],
     standardInput: ChildProcess.Stream, standardOutput: ChildProcess.Stream,
     standardError: ChildProcess.Stream
-  ) throws(SystemError) -> ServiceProgram {
+  ) throws(StartFailure) -> ServiceProgram {
     var programEnvironment = service.programEnvironment(environment)
     let marker: (name: String, value: String)
     switch purpose {
@@ -65,14 +93,104 @@ public final class ServiceProgram: Sendable {
       marker = ("XDG_SHARE_PUBLISH_ID", UUID().uuidString.lowercased())
     }
     let guardPath = GuardProgram.locate(environment: environment)
-    let process = try GuardProgram.spawn(
-      service.executableLocation.bytes, guardPath: guardPath, environment: programEnvironment,
-      environmentBytes: service.programEnvironmentBytes, marker: marker, grace: terminationGrace,
-      workingDirectory: service.bundleLocation.bytes, standardInput: standardInput,
-      standardOutput: standardOutput, standardError: standardError)
+    var arguments = [service.executableLocation.bytes]
+    var spawnEnvironment = programEnvironment
+    var environmentBytes = service.programEnvironmentBytes
+    var resources: SandboxResources?
+    if !service.entitlements.unconfined {
+      // What posix_spawn would say of a program that cannot run; inside, bwrap would say it
+      // only as an exit status.
+      guard FileSystem.isExecutable(arguments[0]) else {
+        let exists = (try? FileSystem.status(arguments[0])) != nil
+        throw .system(
+          SystemError(call: "posix_spawn", errno: exists ? 13 : 2, subject: service.executablePath))
+      }
+      let prepared = try prepareSandbox(
+        service, environment: environment, programEnvironment: programEnvironment, items: items,
+        marker: marker)
+      arguments = prepared.plan.arguments
+      spawnEnvironment = [:]
+      environmentBytes = prepared.plan.environment
+      resources = prepared.resources
+    }
+    let process: ChildProcess
+    do throws(SystemError) {
+      process = try GuardProgram.spawn(
+        arguments, guardPath: guardPath, environment: spawnEnvironment, environmentBytes: environmentBytes,
+        marker: marker, grace: terminationGrace, workingDirectory: service.bundleLocation.bytes,
+        standardInput: standardInput, standardOutput: standardOutput, standardError: standardError)
+    } catch {
+      resources?.release()
+      throw .system(error)
+    }
     return ServiceProgram(
       service: service, process: process, isGuarded: guardPath != nil,
-      marker: Array("\(marker.name)=\(marker.value)".utf8))
+      marker: Array("\(marker.name)=\(marker.value)".utf8), resources: resources)
+  }
+
+  /// The sandbox `service`'s program runs in for this request: what must exist outside made
+  /// (its container, its groups' containers, the filtered bus), the plan built.
+  private static func prepareSandbox(
+    _ service: ShareService, environment: [String: String], programEnvironment: [String: String],
+    items: [[UInt8]], marker: (name: String, value: String)
+  ) throws(StartFailure) -> (plan: SandboxPlan, resources: SandboxResources?) {
+    do throws(SandboxUnavailable) {
+      try ServiceSandbox.ensureAvailable(environment: environment)
+    } catch {
+      throw .noSandbox(error)
+    }
+    guard let bwrap = ServiceSandbox.locateBubblewrap(environment: environment) else {
+      throw .noSandbox(.noBubblewrap)
+    }
+    let entitlements = service.entitlements
+    var variables = programEnvironment.mapValues { Array($0.utf8) }
+    for (name, value) in service.programEnvironmentBytes { variables[name] = value }
+    let home = Array((environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/home").utf8)
+    let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? Array($0.utf8) : nil }
+    let container = ServiceSandbox.container(of: service, environment: environment)
+    let groupNames =
+      service.applicationGroups
+      + entitlements.applicationGroups.filter {
+        !service.applicationGroups.contains($0)
+      }
+    let groups = groupNames.compactMap { ApplicationGroup($0) }.map {
+      $0.containerLocation(environment: environment.mapValues { Array($0.utf8) })
+    }
+    do throws(SystemError) {
+      try FileSystem.makeDirectories(container, mode: 0o700)
+      for folder in ["config", "data", "cache", "state"] {
+        try FileSystem.makeDirectories(container + Array("/\(folder)".utf8), mode: 0o700)
+      }
+      for group in groups { try FileSystem.makeDirectories(group, mode: 0o700) }
+    } catch {
+      throw .system(error)
+    }
+    var resources: SandboxResources?
+    var busSocket: [UInt8]?
+    if !entitlements.sessionBusTalk.isEmpty, let address = environment["DBUS_SESSION_BUS_ADDRESS"] {
+      let base = runtime ?? Array("/tmp".utf8)
+      let folder = base + Array("/xdg-share/sandbox-bus-\(marker.value)".utf8)
+      do throws(SystemError) {
+        resources = try ServiceSandbox.startBusProxy(
+          talk: entitlements.sessionBusTalk, address: address, folder: folder, environment: environment)
+        busSocket = folder + Array("/bus".utf8)
+      } catch {
+        throw .system(error)
+      }
+    }
+    let program = service.executableLocation.bytes
+    let inputs = SandboxPlan.Inputs(
+      bwrap: bwrap, program: program, resolvedProgram: FileSystem.resolvedPath(program),
+      bundle: service.bundleLocation.bytes,
+      entitlements: entitlements, items: items, container: container, groupContainers: groups,
+      userFolders: ServiceSandbox.userFolders(entitlements.userFolders, environment: environment), home: home,
+      runtimeDirectory: runtime ?? Array("/run/user/sandbox".utf8), environment: variables, marker: marker,
+      busSocket: busSocket,
+      libraryFolders: ServiceSandbox.swiftRuntimeFolder.map { [$0] } ?? [],
+      // The seccomp filter's one call site (issue 31, item 2): the descriptor of
+      // `SeccompFilter.program(families:)`'s bytes goes here once ShareSeccomp is merged.
+      seccompDescriptor: nil)
+    return (SandboxPlan(inputs), resources)
   }
 
   /// Tells the guard to end everything it holds once the program has ended (a cancel, a
@@ -100,6 +218,28 @@ public final class ServiceProgram: Sendable {
   /// Waits `wait` seconds for the process to end; when it overstays, SIGTERM to its group and,
   /// `grace` seconds later, SIGKILL. Collects it.
   public func stop(after wait: Double, grace: Double = terminationGrace) -> ChildProcess.Termination {
+    let termination = waitOrStop(after: wait, grace: grace)
+    // The filtered bus ends with the request.
+    resources?.release()
+    return Self.programTermination(termination, sandboxed: !service.entitlements.unconfined)
+  }
+
+  /// How the program itself ended: `bwrap` says a program killed by signal N as exit status
+  /// 128 + N, as a shell does.
+  static func programTermination(
+    _ termination: ChildProcess.Termination, sandboxed: Bool
+  ) -> ChildProcess.Termination {
+    guard sandboxed, case .exited(let status) = termination, status > 128, status < 128 + 65 else {
+      return termination
+    }
+    return .signalled(status - 128)
+  }
+
+  /// Ends what the sandbox holds beside the program (the filtered bus), once the program has
+  /// ended; ``stop(after:grace:)`` does it too.
+  public func releaseSandbox() { resources?.release() }
+
+  private func waitOrStop(after wait: Double, grace: Double) -> ChildProcess.Termination {
     if let ended = process.wait(timeout: wait) { return ended }
     process.signal(Signal.terminate)
     if let ended = process.wait(timeout: grace) { return ended }

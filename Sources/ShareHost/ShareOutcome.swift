@@ -37,6 +37,8 @@ public enum PluginFailure: Equatable, Sendable {
   case unreadableOutput(line: String, problem: OutputProblem)
   /// It said the service or its server failed (a `fail` event), in its own words.
   case reported(code: Int, message: String)
+  /// It was not started: it runs sandboxed and no sandbox can be made here.
+  case noSandbox(SandboxUnavailable)
 }
 
 extension PluginFailure {
@@ -50,6 +52,7 @@ extension PluginFailure {
     case .unreadableOutput(let line, let problem):
       "it wrote output that is not a protocol event (\(problem.message)): \(Diagnostics.quoted(line))"
     case .reported(_, let message): message
+    case .noSandbox(let problem): problem.message
     }
   }
 }

@@ -13,6 +13,21 @@ public struct BundleFixture {
   public var executableName = "share"
   /// `com.apple.share-services`, or `com.apple.ui-services` for an action extension.
   public var extensionPoint = "com.apple.share-services"
+  /// The bundle's `Entitlements.plist`, with Apple's keys; nil writes none (a service that
+  /// declares nothing runs sandboxed with nothing).
+  public var entitlements: [Entitlement]?
+
+  /// One entry of `Entitlements.plist`.
+  public enum Entitlement: Sendable {
+    /// A key set to true: `com.apple.security.network.client`, `org.xdgshare.unconfined`, ….
+    case granted(String)
+    /// A key holding strings: `com.apple.security.application-groups`, `org.xdgshare.session-bus.talk`.
+    case strings(String, [String])
+
+    /// `org.xdgshare.unconfined`: for a fake service that records into the test's own tree, which
+    /// a sandbox does not show it.
+    public static let unconfined = Entitlement.granted("org.xdgshare.unconfined")
+  }
 
   public init(id: String, name: String, ruleXML: String, extraXML: String = "", program: String? = nil) {
     self.id = id
@@ -20,6 +35,38 @@ public struct BundleFixture {
     self.ruleXML = ruleXML
     self.extraXML = extraXML
     if let program { self.program = program }
+  }
+
+  /// A bundle that declares `entitlements` in its `Entitlements.plist`.
+  public init(
+    id: String, name: String, ruleXML: String, extraXML: String = "", program: String? = nil,
+    entitlements: [Entitlement]
+  ) {
+    self.init(id: id, name: name, ruleXML: ruleXML, extraXML: extraXML, program: program)
+    self.entitlements = entitlements
+  }
+
+  /// `Entitlements.plist`'s text, when the bundle has one.
+  public var entitlementsPlist: String? {
+    guard let entitlements else { return nil }
+    let entries = entitlements.map { entry in
+      switch entry {
+      case .granted(let key): "  <key>\(Self.escape(key))</key><true/>"
+      case .strings(let key, let values):
+        "  <key>\(Self.escape(key))</key><array>"
+          + values.map { "<string>\(Self.escape($0))</string>" }.joined() + "</array>"
+      }
+    }
+    return """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+      <plist version="1.0">
+      <dict>
+      \(entries.joined(separator: "\n"))
+      </dict>
+      </plist>
+
+      """
   }
 
   /// A predicate rule, escaped for XML.
@@ -59,6 +106,9 @@ public struct BundleFixture {
     let bundle = "\(directory)/\(folder ?? id).shareext"
     try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
     try infoPlist.write(toFile: "\(bundle)/Info.plist", atomically: true, encoding: .utf8)
+    if let entitlementsPlist {
+      try entitlementsPlist.write(toFile: "\(bundle)/Entitlements.plist", atomically: true, encoding: .utf8)
+    }
     let executable = "\(bundle)/\(executableName)"
     try program.write(toFile: executable, atomically: true, encoding: .utf8)
     try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable)

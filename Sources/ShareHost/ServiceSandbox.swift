@@ -1,0 +1,219 @@
+import FoundationEssentials
+import ShareCore
+import SharePOSIX
+import ShareProtocol
+import Synchronization
+
+/// Why a service that is not unconfined cannot run: the sandbox cannot be made here. Worded in
+/// ``message``, for the share that fails and for `xdg-share doctor`.
+public enum SandboxUnavailable: Error, Equatable, Sendable {
+  /// `bwrap` is not on `PATH`.
+  case noBubblewrap
+  /// `bwrap` is there but cannot make a sandbox (user namespaces off, most often): its words.
+  case cannotSetUp(String)
+
+  /// What failed and what to do.
+  public var message: String {
+    switch self {
+    case .noBubblewrap:
+      "services run in a sandbox and bubblewrap (bwrap) is not installed: install bubblewrap"
+    case .cannotSetUp(let words):
+      "services run in a sandbox and bwrap cannot make one"
+        + (words.isEmpty ? "" : " (\(Diagnostics.quoted(words)))")
+        + ": enable unprivileged user namespaces (kernel.unprivileged_userns_clone)"
+    }
+  }
+}
+
+/// What a sandboxed program holds beside its process, ended with the request: the filtered bus's
+/// proxy and the folder of its socket.
+final class SandboxResources: Sendable {
+  private let proxy: ChildProcess?
+  private let readiness: FileDescriptor?
+  private let folder: [UInt8]?
+  private let released = Mutex(false)
+
+  init(proxy: ChildProcess?, readiness: FileDescriptor?, folder: [UInt8]?) {
+    self.proxy = proxy
+    self.readiness = readiness
+    self.folder = folder
+  }
+
+  /// Ends the proxy (closing its descriptor is its word to exit) and removes its socket's folder.
+  func release() {
+    guard
+      !released.withLock({ done in
+        defer { done = true }; return done
+      })
+    else { return }
+    readiness?.close()
+    if let proxy {
+      if proxy.wait(timeout: 1) == nil {
+        proxy.signal(Signal.kill)
+        _ = proxy.wait()
+      }
+    }
+    if let folder {
+      try? FileSystem.remove(folder + Array("/bus".utf8))
+      _ = FileSystem.removeEmptyDirectory(folder)
+    }
+  }
+}
+
+/// Gathers what ``SandboxPlan`` is built from, making what must exist outside (the service's
+/// container, its groups' containers, the filtered bus), and checks that a sandbox can be made.
+enum ServiceSandbox {
+  /// `bwrap` on `PATH`, else nil.
+  static func locateBubblewrap(environment: [String: String]) -> [UInt8]? {
+    let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+    for folder in path.split(separator: ":") where folder.hasPrefix("/") {
+      let candidate = Array("\(folder)/bwrap".utf8)
+      if FileSystem.isExecutable(candidate) { return candidate }
+    }
+    return nil
+  }
+
+  /// Whether a sandbox can be made here: `bwrap --unshare-all … /usr/bin/true`, as every
+  /// sandbox is, run once; `xdg-share doctor` runs it before anyone shares.
+  static func check(environment: [String: String]) -> SandboxUnavailable? {
+    guard let bwrap = locateBubblewrap(environment: environment) else { return .noBubblewrap }
+    let arguments =
+      [bwrap]
+      + [
+        "--unshare-all", "--die-with-parent", "--new-session", "--ro-bind", "/usr", "/usr", "--symlink",
+        "usr/bin", "/bin", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--proc",
+        "/proc",
+        "--dev", "/dev", "--tmpfs", "/tmp", "--", "/usr/bin/true",
+      ].map { Array($0.utf8) }
+    do throws(SystemError) {
+      let run = try CapturedRun.run(arguments, environment: ["PATH": "/usr/bin:/bin"])
+      if run.status == 0 { return nil }
+      let words =
+        String(decoding: run.standardError, as: UTF8.self)
+        .split(separator: "\n").first.map(String.init) ?? "exit status \(run.status)"
+      return .cannotSetUp(words)
+    } catch {
+      return .cannotSetUp(error.reason)
+    }
+  }
+
+  /// Whether a sandbox could be made the last time it was checked in this process: checked once,
+  /// and again after a failure (bubblewrap may have been installed since).
+  private static let known = Mutex(false)
+
+  static func ensureAvailable(environment: [String: String]) throws(SandboxUnavailable) {
+    if known.withLock({ $0 }) { return }
+    if let problem = check(environment: environment) { throw problem }
+    known.withLock { $0 = true }
+  }
+
+  /// The folder where `service`'s container is kept: `$XDG_DATA_HOME/xdg-share/containers/<id>`.
+  static func container(of service: ShareService, environment: [String: String]) -> [UInt8] {
+    dataHome(environment) + Array("/xdg-share/containers/\(service.id)".utf8)
+  }
+
+  private static func dataHome(_ environment: [String: String]) -> [UInt8] {
+    if let given = environment["XDG_DATA_HOME"], given.hasPrefix("/") { return Array(given.utf8) }
+    return Array((environment["HOME"] ?? "/").utf8) + Array("/.local/share".utf8)
+  }
+
+  /// The user folders `folders` names, from `user-dirs.dirs` (read as bytes), else their
+  /// defaults under `HOME`.
+  static func userFolders(_ folders: Set<Entitlements.UserFolder>, environment: [String: String]) -> [[UInt8]]
+  {
+    let home = Array((environment["HOME"] ?? "/").utf8)
+    let configHome =
+      environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? Array($0.utf8) : nil }
+      ?? home + Array("/.config".utf8)
+    let file =
+      FileSystem.contents(ofRegularFile: configHome + Array("/user-dirs.dirs".utf8), maximumSize: 1 << 20)
+      ?? []
+    let defaults: [Entitlements.UserFolder: String] = [
+      .downloads: "Downloads", .pictures: "Pictures", .music: "Music", .movies: "Videos",
+    ]
+    return folders.sorted().compactMap { folder in
+      let key = Array("XDG_\(folder.rawValue)_DIR=".utf8)
+      for line in file.split(separator: UInt8(ascii: "\n")) {
+        let trimmed = line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard trimmed.starts(with: key) else { continue }
+        var value = Array(trimmed.dropFirst(key.count))
+        while let last = value.last, last == UInt8(ascii: " ") || last == 0x0D { value.removeLast() }
+        guard value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") else {
+          continue
+        }
+        value = unescaped(Array(value.dropFirst().dropLast()))
+        let homeWord = Array("$HOME".utf8)
+        if value.starts(with: homeWord) { value = home + value.dropFirst(homeWord.count) }
+        // A folder set to the home folder itself means "disabled", as `xdg-user-dir` reads it.
+        guard value.first == UInt8(ascii: "/"), value != home, value != home + [UInt8(ascii: "/")] else {
+          return nil
+        }
+        return value
+      }
+      return home + Array("/\(defaults[folder]!)".utf8)
+    }
+  }
+
+  private static func unescaped(_ value: [UInt8]) -> [UInt8] {
+    var out: [UInt8] = []
+    var escaped = false
+    for byte in value {
+      if !escaped && byte == UInt8(ascii: "\\") {
+        escaped = true
+      } else {
+        out.append(byte)
+        escaped = false
+      }
+    }
+    return out
+  }
+
+  /// The folder of the shared Swift runtime this host runs on, when it is not under `/usr` (a
+  /// development build, whose services link it too); nil for a static build.
+  static let swiftRuntimeFolder: [UInt8]? = {
+    guard let maps = FileSystem.contents(ofRegularFile: Array("/proc/self/maps".utf8), maximumSize: 16 << 20)
+    else { return nil }
+    let library = Array("/libswiftCore.so".utf8)
+    for line in maps.split(separator: UInt8(ascii: "\n")) {
+      guard let start = line.firstIndex(of: UInt8(ascii: "/")) else { continue }
+      let path = Array(line[start...])
+      guard path.count > library.count, Array(path.suffix(library.count)) == library else { continue }
+      let folder = Array(path.dropLast(library.count))
+      return folder.starts(with: Array("/usr/".utf8)) ? nil : folder
+    }
+    return nil
+  }()
+
+  /// Starts `xdg-dbus-proxy ADDRESS SOCKET --filter --talk=NAME…` in a folder of its own and
+  /// waits until it says it is ready on its `--fd`.
+  static func startBusProxy(
+    talk names: [String], address: String, folder: [UInt8], environment: [String: String]
+  ) throws(SystemError) -> SandboxResources {
+    try FileSystem.makeDirectories(folder, mode: 0o700)
+    let socket = folder + Array("/bus".utf8)
+    let arguments =
+      [
+        Array("xdg-dbus-proxy".utf8), Array("--fd=3".utf8), Array(address.utf8), socket,
+        Array("--filter".utf8),
+      ]
+      + names.map { Array("--talk=\($0)".utf8) }
+    let proxy = try ChildProcess.spawn(
+      arguments, environment: ["PATH": environment["PATH"] ?? "/usr/bin:/bin"], standardInput: .null,
+      standardOutput: .null, standardError: .inherit, descriptor3: .pipe, endsWithParent: true)
+    guard let readiness = proxy.descriptor3 else {
+      proxy.signal(Signal.kill)
+      _ = proxy.wait()
+      throw SystemError(call: "xdg-dbus-proxy", errno: 5)
+    }
+    // One byte once it listens; the end of the pipe when it failed.
+    let ready =
+      (try? readiness.waitReadable(timeout: 10)) == true && ((try? readiness.read(upTo: 1)) ?? []).count == 1
+    guard ready else {
+      let resources = SandboxResources(proxy: proxy, readiness: readiness, folder: folder)
+      proxy.signal(Signal.kill)
+      resources.release()
+      throw SystemError(call: "xdg-dbus-proxy", errno: 5, subject: address)
+    }
+    return SandboxResources(proxy: proxy, readiness: readiness, folder: folder)
+  }
+}
