@@ -12,6 +12,12 @@ public enum SandboxUnavailable: Error, Equatable, Sendable {
   /// `bwrap` is there but cannot make a sandbox (user namespaces off, most often): its words.
   case cannotSetUp(String)
 
+  /// Whether a sandbox can be made here: `bwrap --unshare-all … /usr/bin/true`, run now; nil
+  /// when it can. For `xdg-share doctor`, before anyone shares.
+  public static func check(environment: [String: String]) -> SandboxUnavailable? {
+    ServiceSandbox.check(environment: environment)
+  }
+
   /// What failed and what to do.
   public var message: String {
     switch self {

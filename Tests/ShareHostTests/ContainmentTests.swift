@@ -26,9 +26,12 @@ import Testing
     let id = "org.example.contained"
     let bundle = try host.install(
       BundleFixture.anything(id: id, name: id, program: "#!/bin/sh\ncat > /dev/null\n" + body + "\n"))
-    let service = ShareService(
+    var service = ShareService(
       id: id, name: id, bundlePath: bundle, executablePath: "\(bundle)/share",
       rule: .predicate(.constant(true)), timeout: timeout)
+    // The guard's own semantics (its group, its parent), which the sandbox's process namespace
+    // would hide; the sandbox's own tests are ServiceSandboxTests.
+    service.entitlements = .unconfinedForTests
     let request = PluginRequest(requestId: "r-\(UUID().uuidString)", serviceId: id, inputItems: [])
     return PluginRunner(
       service: service, request: request, environment: host.environment.merging(environment) { $1 },

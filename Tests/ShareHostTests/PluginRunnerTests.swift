@@ -19,10 +19,13 @@ import Testing
   ) throws -> ShareOutcome {
     let bundle = try host.install(
       BundleFixture.anything(id: id, name: id, program: "#!/bin/sh\ncat > /dev/null\n" + body + "\n"))
-    let service = ShareService(
+    var service = ShareService(
       id: id, name: id, bundlePath: bundle, executablePath: "\(bundle)/share",
       rule: .predicate(.constant(true)),
       applicationGroups: groups)
+    // What is tested is how a program ends and what it is told, as it runs unconfined; the
+    // sandbox's own tests are ServiceSandboxTests.
+    service.entitlements = .unconfinedForTests
     let request = PluginRequest(requestId: "r-\(id)", serviceId: id, inputItems: [])
     return PluginRunner(service: service, request: request, environment: host.environment, logPath: logPath)
       .run()

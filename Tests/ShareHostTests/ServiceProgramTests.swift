@@ -21,9 +21,12 @@ import Testing
     let id = "org.example.started"
     let bundle = try host.install(
       BundleFixture.anything(id: id, name: id, program: "#!/bin/sh\n" + body + "\n"))
-    return ShareService(
+    var service = ShareService(
       id: id, name: id, bundlePath: bundle, executablePath: "\(bundle)/share",
       rule: .predicate(.constant(true)))
+    // It records into the test's tree, which a sandbox does not show it.
+    service.entitlements = .unconfinedForTests
+    return service
   }
 
   /// The lines of `name` in the records, waiting at most 10 s for the file.

@@ -64,3 +64,9 @@ extension BundleFixture {
     "<key>\(key)</key><array>" + values.map { "<string>\(escape($0))</string>" }.joined() + "</array>"
   }
 }
+
+extension Entitlements {
+  /// `org.xdgshare.unconfined`: for a fake service that records into the test's own tree, which
+  /// a sandbox does not show it, or whose test is of what runs outside one.
+  static let unconfinedForTests = Entitlements(unconfined: true)
+}

@@ -12,6 +12,11 @@ enum DoctorCommand {
       context.output.line(ReportValue.object(checkup.json).jsonText)
     } else {
       for line in Wording.lines(for: checkup) { context.output.line(line) }
+      // Said only when services cannot run: the report is otherwise as it was.
+      if let problem = checkup.sandbox {
+        context.output.line("")
+        context.output.line("Sandbox: \(problem.message)")
+      }
     }
     return checkup.needsAttention ? .failure : .success
   }
@@ -25,11 +30,16 @@ struct Checkup {
   var registrations: [RegistrationCheck]
   /// The logs of the services' last runs to publish their targets that hold something, by service.
   var publishingLogs: [(serviceID: String, log: FilePath)]
+  /// Why the services that run sandboxed cannot run here (`bwrap` run once), when one cannot.
+  var sandbox: SandboxUnavailable?
 
   init(catalog: ServiceCatalog, context: ToolContext) {
     let survey = catalog.survey()
     let store = catalog.directTargetStore
     publishingLogs = store.publishingLogs()
+    sandbox =
+      catalog.offered.contains { !$0.entitlements.unconfined }
+      ? SandboxUnavailable.check(environment: context.environment) : nil
     let installed = Set(survey.entries.compactMap(\.identifier))
     report = DoctorReport(
       folders: survey.folders.map {
@@ -65,7 +75,7 @@ struct Checkup {
 
   /// Whether anything needs the user: a bundle, stale entries, a package a file manager needs.
   var needsAttention: Bool {
-    report.needsAttention || registrations.contains(where: \.needsAttention)
+    report.needsAttention || registrations.contains(where: \.needsAttention) || sandbox != nil
   }
 
   /// What `doctor --json` prints.
@@ -79,6 +89,7 @@ struct Checkup {
       json["publishingLogs"] = .objects(
         publishingLogs.map { ["service": .string($0.serviceID), "log": .string($0.log.text)] })
     }
+    if let sandbox { json["sandbox"] = .string(sandbox.message) }
     return json
   }
 }
