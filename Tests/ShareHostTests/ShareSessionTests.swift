@@ -40,7 +40,9 @@ import Testing
   ) throws -> ShareSession {
     let bundle = try host.install(
       BundleFixture.anything(id: id, name: id, extraXML: extraXML, program: program))
-    let service = try #require(BundleLoader(languages: []).load(bundleAt: bundle).service)
+    var service = try #require(BundleLoader(languages: []).load(bundleAt: bundle).service)
+    // Its programs record into the test's state folder, which a sandbox does not show them.
+    service.entitlements = .unconfinedForTests
     let accepted = try Share.prepare(
       service, requested: [RequestedItem(.text("hello"))], types: HostDesktop.types,
       inspector: InMemoryFileInspector())
