@@ -42,7 +42,7 @@ import Testing
           <key>MaximumCharacters</key><integer>100</integer>
           <key>ConfigurationItems</key><array>\(items.joined())</array>
         </dict>
-        """, program: Self.program
+        """, program: Self.program, entitlements: [.unconfined]
     ).write(into: desktop.userExtensions)
   }
 
@@ -83,7 +83,7 @@ import Testing
   @Test func aServiceWithoutSheetGetsNoCompose() throws {
     try BundleFixture(
       id: "org.example.plain", name: "Plain", ruleXML: BundleFixture.predicate("TRUEPREDICATE"),
-      program: Self.program
+      program: Self.program, entitlements: [.unconfined]
     ).write(into: desktop.userExtensions)
     let result = try Tool.run(
       ["--service", "org.example.plain", "--text", "hi"], on: desktop, environment: try fakeSheet("exit 3"))
@@ -133,7 +133,7 @@ import Testing
   @Test func configureNamesAServiceWithoutItemsAndAnUnknownOne() throws {
     try BundleFixture(
       id: "org.example.plain", name: "Plain", ruleXML: BundleFixture.predicate("TRUEPREDICATE"),
-      program: Self.program
+      program: Self.program, entitlements: [.unconfined]
     ).write(into: desktop.userExtensions)
     let plain = try Tool.run(["configure", "org.example.plain"], on: desktop)
     #expect(plain.status == 1)
@@ -278,7 +278,7 @@ import Testing
           \(ComposeTests.item("server", "Server", "<key>Default</key><string>https://old/</string>"))
           \(ComposeTests.item("password", "Password", "<key>Secure</key><true/>"))
         </array></dict>
-        """, program: ComposeTests.program
+        """, program: ComposeTests.program, entitlements: [.unconfined]
     ).write(into: desktop.userExtensions)
     // A wrong answer, then a number; Enter keeps the server; the password is typed unseen.
     let (transcript, _) = try configure("org.example.micro", answers: ["7", "1", "", "s3cret"])

@@ -328,13 +328,13 @@ private func findProgram(_ name: String) -> String? {
         cat > "$XDG_STATE_HOME/received.part" && mv "$XDG_STATE_HOME/received.part" "$XDG_STATE_HOME/received.json"
         echo '{"complete": {}}'
 
-        """
+        """, entitlements: [.unconfined]
     ).write(into: desktop.userExtensions)
     try BundleFixture(
       id: "com.example.pdf", name: "PDF Only",
       ruleXML: BundleFixture.predicate(
         "SUBQUERY(extensionItems, $e, SUBQUERY($e.attachments, $a, ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO \"com.adobe.pdf\").@count >= 1).@count == 1"
-      )
+      ), entitlements: [.unconfined]
     ).write(into: desktop.userExtensions)
     let register = try Tool.run(["register"], on: desktop)
     #expect(register.status == 0, "\(register.standardError)")

@@ -21,7 +21,7 @@ import Testing
     try BundleFixture(
       id: id, name: "Stubborn", ruleXML: BundleFixture.predicate("TRUEPREDICATE"),
       program: "#!/bin/sh\ncat > /dev/null\n" + helpers.script
-        + "\necho $$ > \"\(pluginRecord)\"\nexec sleep 60\n"
+        + "\necho $$ > \"\(pluginRecord)\"\nexec sleep 60\n", entitlements: [.unconfined]
     ).write(into: desktop.userExtensions)
   }
 

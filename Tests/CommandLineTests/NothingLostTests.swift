@@ -27,7 +27,7 @@ import Testing
       """
     try BundleFixture(
       id: "com.example.flaky", name: "flaky", ruleXML: BundleFixture.predicate("TRUEPREDICATE"),
-      program: program
+      program: program, entitlements: [.unconfined]
     ).write(into: desktop.userExtensions)
   }
 
@@ -121,7 +121,7 @@ import Testing
       """
     try BundleFixture(
       id: "com.example.slow", name: "slow", ruleXML: BundleFixture.predicate("TRUEPREDICATE"),
-      program: program
+      program: program, entitlements: [.unconfined]
     ).write(into: desktop.userExtensions)
     try desktop.writeFile(named: "a.txt", contents: "a")
     let host = try ChildProcess.spawn(

@@ -53,7 +53,7 @@ import Testing
         echo $$ > "$XDG_STATE_HOME/pid"
         \(answer)
 
-        """
+        """, entitlements: [.unconfined]
     ).write(into: desktop.userExtensions)
   }
 

@@ -33,7 +33,7 @@ import Testing
       """
     return try BundleFixture(
       id: id, name: id.split(separator: ".").last.map(String.init) ?? id, ruleXML: rule, extraXML: extraXML,
-      program: program
+      program: program, entitlements: [.unconfined]
     )
     .write(into: desktop.userExtensions)
   }
