@@ -716,7 +716,7 @@ private final class ScreenSession {
         cat > "$XDG_STATE_HOME/received.part" && mv "$XDG_STATE_HOME/received.part" "$XDG_STATE_HOME/received.json"
         echo '{"complete": {}}'
 
-        """
+        """, entitlements: [.unconfined]
     ).write(into: desktop.userExtensions)
     let register = try Tool.run(["register"], on: desktop)
     try #require(register.status == 0, "\(register.standardError)")
@@ -797,7 +797,7 @@ private final class ScreenSession {
         cat > "$XDG_STATE_HOME/received.part" && mv "$XDG_STATE_HOME/received.part" "$XDG_STATE_HOME/received.json"
         echo '{"complete": {}}'
 
-        """
+        """, entitlements: [.unconfined]
     ).write(into: desktop.userExtensions)
     let register = try Tool.run(["register"], on: desktop)
     try #require(register.status == 0, "\(register.standardError)")
