@@ -72,7 +72,7 @@ import Testing
         printf '%s' "$XDG_SHARE_BUNDLE_PATH" > '\(seen)'
         pwd -P >> '\(seen).pwd'
         echo '{"complete": {}}'
-        """
+        """, entitlements: [.unconfined]
     ).write(into: desktop.files, folder: "staged")
     let bundle = extensions + [UInt8(ascii: "/")] + Self.cafe + Self.u8(".shareext")
     try FileSystem.rename(Self.u8(staged), to: bundle)
@@ -209,7 +209,7 @@ import Testing
         cat > /dev/null
         pwd -P > '\(desktop.root)/files/seen-pwd'
         echo '{"complete": {}}'
-        """)
+        """, entitlements: [.unconfined])
     fixture.executableName = "run"
     let staged = try fixture.write(into: desktop.files, folder: "staged")
     let source = Self.u8("\(desktop.files)/") + Self.cafe + Self.u8(".shareext")

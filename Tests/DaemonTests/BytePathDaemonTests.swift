@@ -37,7 +37,7 @@ import Testing
         cat > /dev/null
         printf '%s' "$XDG_SHARE_BUNDLE_PATH" > '\(seen)'
         echo '{"complete": {}}'
-        """
+        """, entitlements: [.unconfined]
     ).write(into: desktop.root + "/staging", folder: id)
     try FileSystem.rename(
       Self.u8(staged), to: extensions + [UInt8(ascii: "/")] + folder + Self.u8(".shareext"))

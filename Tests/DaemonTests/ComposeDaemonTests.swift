@@ -25,7 +25,7 @@ import Testing
         #!/bin/sh
         cat > "$XDG_STATE_HOME/request.json"
         echo '{"complete": {}}'
-        """
+        """, entitlements: [.unconfined]
     ).write(into: desktop.userExtensions)
   }
 

@@ -20,7 +20,8 @@ import Testing
       ruleXML: BundleFixture.dictionary([
         ("NSExtensionActivationSupportsImageWithMaxCount", "<integer>1</integer>"),
         ("NSExtensionActivationSupportsWebURLWithMaxCount", "<integer>1</integer>"),
-      ]), extraXML: "<key>XDGShareDescription</key><string>Send to a friend</string>"
+      ]), extraXML: "<key>XDGShareDescription</key><string>Send to a friend</string>",
+      entitlements: [.unconfined]
     ).write(into: desktop.userExtensions)
     try BundleFixture(
       id: "com.example.echo", name: "Echo", ruleXML: BundleFixture.predicate("TRUEPREDICATE"),
@@ -37,7 +38,7 @@ import Testing
             print(json.dumps({"cancel": {"error": {"code": 1, "message": "refused"}}}), flush=True)
             sys.exit(0)
         print(json.dumps({"complete": {"returningItems": [{"attachments": [{"typeIdentifiers": ["public.url"], "url": "https://example.org/done"}]}]}}), flush=True)
-        """
+        """, entitlements: [.unconfined]
     ).write(into: desktop.systemExtensions)
   }
 
@@ -345,7 +346,8 @@ import Testing
     defer { helpers.killAll() }
     try BundleFixture(
       id: "com.example.stubborn", name: "Stubborn", ruleXML: BundleFixture.predicate("TRUEPREDICATE"),
-      program: "#!/bin/sh\ncat > /dev/null\n" + helpers.script + "\nexec sleep 60\n"
+      program: "#!/bin/sh\ncat > /dev/null\n" + helpers.script + "\nexec sleep 60\n",
+      entitlements: [.unconfined]
     ).write(into: desktop.userExtensions)
     let daemon = try desktop.startDaemon()
     let client = try BusConnection.connect(address: bus.address)
@@ -392,7 +394,8 @@ import Testing
     let client = try BusConnection.connect(address: bus.address)
     try client.addMatch("type='signal',interface='org.xdgshare.Share1',member='ServicesChanged'")
     let staging = try BundleFixture(
-      id: "com.example.late", name: "Late", ruleXML: BundleFixture.predicate("TRUEPREDICATE")
+      id: "com.example.late", name: "Late", ruleXML: BundleFixture.predicate("TRUEPREDICATE"),
+      entitlements: [.unconfined]
     )
     .write(into: desktop.root + "/staging")
     let started = Date()
@@ -423,11 +426,13 @@ import Testing
     try client.addMatch("type='signal',interface='org.xdgshare.Share1',member='ServicesChanged'")
     func reloaded() -> Bool { client.waitForMessage(timeout: 10) { $0.member == "ServicesChanged" } != nil }
     let staged = try BundleFixture(
-      id: "com.example.slowcopy", name: "Slow", ruleXML: BundleFixture.predicate("TRUEPREDICATE")
+      id: "com.example.slowcopy", name: "Slow", ruleXML: BundleFixture.predicate("TRUEPREDICATE"),
+      entitlements: [.unconfined]
     )
     .write(into: desktop.root + "/staging")
     let marker = BundleFixture(
-      id: "com.example.marker", name: "Marker", ruleXML: BundleFixture.predicate("TRUEPREDICATE"))
+      id: "com.example.marker", name: "Marker", ruleXML: BundleFixture.predicate("TRUEPREDICATE"),
+      entitlements: [.unconfined])
     let target = desktop.userExtensions + "/slowcopy.shareext"
 
     // The empty folder is seen first (the marker's arrival shows the reload ran after it)…

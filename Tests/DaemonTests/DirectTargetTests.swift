@@ -50,7 +50,7 @@ import Testing
         <key>XDGShareTargetSignals</key>
         <array><string>type='signal',interface='com.example.Notes',member='ContactsChanged'</string></array>
         """,
-      program: Self.program
+      program: Self.program, entitlements: [.unconfined]
     ).write(into: desktop.userExtensions)
   }
 
@@ -207,7 +207,7 @@ import Testing
         #!/usr/bin/python3
         import os
         with open(os.path.join(os.environ["XDG_STATE_HOME"], "ticks"), "a") as f: f.write("1\\n")
-        """
+        """, entitlements: [.unconfined]
     ).write(into: desktop.files)
     // Whole at once, as an installer moves a bundle in.
     try FileManager.default.moveItem(

@@ -31,6 +31,8 @@ import Testing
       id: "org.example.publisher", name: "Publisher", bundlePath: bundle, executablePath: "\(bundle)/publish",
       rule: .predicate(.constant(true)))
     service.targetSignals = ["type='signal',interface='org.example.Publisher',member='Changed'"]
+    // Its programs record into the test's tree, which a sandbox does not show them.
+    service.entitlements = Entitlements(unconfined: true)
     return service
   }
 
