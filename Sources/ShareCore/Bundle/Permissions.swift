@@ -3,16 +3,21 @@
 extension Entitlements {
   /// One thing a service is granted beyond the items it is handed and its own container.
   public enum Permission: Hashable, Sendable {
+    /// The network (`com.apple.security.network.client`).
     case network
     /// The session bus, through a filter: these names only (`org.kde.*` for those below it).
     case sessionBus([String])
+    /// These App Groups' containers, read-write.
     case applicationGroups([String])
+    /// The display, for the service's own windows.
     case display
     /// The items it is handed, writable.
     case itemsWritable
     /// These XDG user folders, read-write.
     case folders([UserFolder])
+    /// Printing: the CUPS socket.
     case print
+    /// Bluetooth sockets, and BlueZ's names on the buses.
     case bluetooth
     /// No sandbox at all.
     case unconfined
