@@ -28,7 +28,9 @@ enum InstallCommands {
     let replaced = userBundles(withID: service.id, in: destinationFolder).lazy
       .compactMap { loader.load(bundleAt: $0).service?.entitlements }.first
     let permissions = service.entitlements.permissions(beyond: replaced ?? .none)
-    for line in Wording.consent(permissions, replacing: replaced != nil) { context.output.line(line) }
+    for line in Wording.consent(permissions, replacing: replaced != nil, sayingNone: Terminal.isTerminal(1)) {
+      context.output.line(line)
+    }
     let name = Array((service.id + ".shareext").utf8)
     let slash = [UInt8(ascii: "/")]
     let destination = FilePath(bytes: destinationFolder.bytes + slash + name)

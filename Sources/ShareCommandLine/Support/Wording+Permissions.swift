@@ -38,10 +38,15 @@ extension Wording {
   }
 
   /// What `install` prints before it installs: the permissions, one a line, under "Permissions:",
-  /// or, when the bundle replaces one, only those that are new, under "New permissions:". Nothing
-  /// when there are none (a bundle that asks for nothing is installed as it always was).
-  static func consent(_ permissions: [Entitlements.Permission], replacing: Bool) -> [String] {
-    guard !permissions.isEmpty else { return [] }
+  /// or, when the bundle replaces one, only those that are new, under "New permissions:". When
+  /// there are none, nothing, unless `sayingNone` (a new bundle, installed from a terminal): what
+  /// a script reads of a bundle that asks for nothing stays as it always was.
+  static func consent(_ permissions: [Entitlements.Permission], replacing: Bool, sayingNone: Bool = false)
+    -> [String]
+  {
+    guard !permissions.isEmpty else {
+      return sayingNone && !replacing ? ["Permissions: none beyond the items it is handed"] : []
+    }
     return [replacing ? "New permissions:" : "Permissions:"] + permissions.map { "  " + describe($0) }
   }
 
