@@ -120,6 +120,9 @@ enum InterfaceXML {
               refusedBy     s      the first clause that refused, when the rule refuses
               message       s      what a person is told: "MyShare takes up to 2 images; notes.txt
                                    is a text document (public.plain-text)"
+              entitlements  a{sv}  what the service may reach beyond its items, by Apple's key names
+                                   (b true, or as: com.apple.security.network.client,
+                                   org.xdgshare.session-bus.talk...); empty when none
             Fails with NoSuchService when no bundle has the identifier. Added in version 4.
         -->
         \#(method("Explain", "s service_id", "aa{sv} items", "a{sv} options", out: "b accepted", "a{sv} trace"))
