@@ -139,7 +139,7 @@ let package = Package(
     .testTarget(
       name: "ShareServicesTests",
       dependencies: [
-        "ShareServices", "ShareCore", "ShareCurl", "ShareDBus", "SharePOSIX", "ShareTestSupport",
+        "ShareServices", "ShareCore", "ShareCurl", "ShareDBus", "ShareHost", "SharePOSIX", "ShareTestSupport",
       ]),
     .testTarget(
       name: "ShareDesktopTests",

@@ -73,6 +73,14 @@ public final class PluginRunner: Sendable {
     ProcessSignals.ignoreBrokenPipes()
     let timeout = service.timeout ?? Self.defaultTimeout
     let program: ServiceProgram
+    // The broker does for the program what its sandbox keeps it from (docs/plugin-protocol.md,
+    // "The broker"); without one (no folder for its socket), a service that asks it fails saying so.
+    let broker = try? Broker(
+      paths: SearchPaths(environment: environment, inherited: CurrentProcess.environmentBytes),
+      actions: DesktopBrokerActions(environment: environment, log: logLocation))
+    defer { broker?.stop() }
+    var brokerEnvironment = environment
+    brokerEnvironment[Broker.environmentVariable] = broker?.socketPath.text
     do throws(SystemError) {
       var log = ChildProcess.Stream.inherit
       if let logLocation {
@@ -87,7 +95,7 @@ public final class PluginRunner: Sendable {
       let request = try FileDescriptor.inMemory(named: "xdg-share-request", containing: Self.encode(request))
       defer { request.close() }
       program = try ServiceProgram.start(
-        service, for: .share(requestID: self.request.requestId), environment: environment,
+        service, for: .share(requestID: self.request.requestId), environment: brokerEnvironment,
         standardInput: .descriptor(request), standardOutput: .pipe, standardError: log)
     } catch {
       return .failed(.couldNotStart(program: service.executablePath, reason: error.reason))

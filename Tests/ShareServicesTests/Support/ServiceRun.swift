@@ -1,4 +1,6 @@
 import Foundation
+import ShareCore
+import ShareHost
 import SharePOSIX
 import ShareTestSupport
 
@@ -131,8 +133,16 @@ enum ServiceRunner {
     let bundle = desktop.bundle(id)
     let log = "\(desktop.root)/service-\(UUID().uuidString).log"
     let logDescriptor = try FileDescriptor.openForAppending(Array(log.utf8))
+    // The broker the host serves each run with: what the service asks of the desktop (a mail, the
+    // clipboard, a viewer) is done here, with the test's environment (its fake programs).
+    var serviceEnvironment = environment(id, on: desktop, extra: extra)
+    let broker = try Broker(
+      paths: SearchPaths(environment: serviceEnvironment),
+      actions: DesktopBrokerActions(environment: serviceEnvironment, log: FilePath(log)))
+    defer { broker.stop() }
+    serviceEnvironment[Broker.environmentVariable] = broker.socketPath.text
     let child = try ChildProcess.spawn(
-      [Array("\(bundle)/share".utf8)], environment: environment(id, on: desktop, extra: extra),
+      [Array("\(bundle)/share".utf8)], environment: serviceEnvironment,
       environmentBytes: environmentBytes, workingDirectory: Array(bundle.utf8), standardInput: .pipe,
       standardOutput: .pipe,
       standardError: .descriptor(logDescriptor), newProcessGroup: true)
