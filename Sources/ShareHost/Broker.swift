@@ -362,6 +362,11 @@ enum SharedDescriptor {
     }
     var name =
       descriptor.linkTarget.flatMap { $0.split(separator: UInt8(ascii: "/")).last.map(Array.init) } ?? []
+    // The kernel names a file that was removed "NAME (deleted)".
+    let deleted = Array(" (deleted)".utf8)
+    if name.count > deleted.count, Array(name.suffix(deleted.count)) == deleted {
+      name.removeLast(deleted.count)
+    }
     if name.isEmpty || name == Array(".".utf8) || name == Array("..".utf8) { name = Array("attachment".utf8) }
     let folder = copies.appending(String(UInt64.random(in: 0...UInt64.max), radix: 36))
     let file = FilePath(bytes: folder.bytes + [UInt8(ascii: "/")] + name)
