@@ -211,6 +211,11 @@ public protocol BrokerActions: Sendable {
   func open(file: FilePath) throws(BrokerError)
   func copy(_ clip: BrokerClip) throws(BrokerError)
   func notify(title: String, body: String) throws(BrokerError)
+  /// Stores `secret` as the value of the service's own `Secure` configuration item `item`, where
+  /// the host keeps those (the keyring), so that the next request's composition carries it: how a
+  /// service moves a password it found in a file of its own out of that file. Never a lookup:
+  /// secrets reach a service only in its request's composition.
+  func storeSecret(_ secret: String, item: String) throws(BrokerError)
 }
 
 /// One request line, read.
@@ -282,13 +287,21 @@ struct BrokerRequest {
       try actions.copy(
         BrokerClip(
           mimeType: mimeType, data: data, textFallback: try string("text_fallback").map { Array($0.utf8) }))
+    case "StoreSecret":
+      guard let item = try string("item"), !item.isEmpty else { throw .badOption("item", "is missing") }
+      guard let secret = try string("secret"), !secret.isEmpty else {
+        throw .badOption("secret", "is missing")
+      }
+      try actions.storeSecret(secret, item: item)
     case "Notify":
       guard let title = try string("title"), !title.isEmpty else { throw .badOption("title", "is missing") }
       try actions.notify(title: title, body: try string("body") ?? "")
     default:
       throw BrokerError(
         code: 2,
-        message: "The broker has no method \(method): ComposeEmail, OpenURI, OpenFile, SetClipboard, Notify")
+        message:
+          "The broker has no method \(method): ComposeEmail, OpenURI, OpenFile, SetClipboard, Notify, StoreSecret"
+      )
     }
   }
 

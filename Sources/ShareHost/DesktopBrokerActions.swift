@@ -23,10 +23,31 @@ public struct DesktopBrokerActions: BrokerActions {
   public var environment: [String: String]
   /// Where their output goes; nowhere when `nil`.
   public var log: FilePath?
+  /// The service served: whose `Secure` items ``storeSecret(_:item:)`` may store.
+  public var service: ShareService?
+  /// Where those are kept.
+  public var secrets: any SecretStore
 
-  public init(environment: [String: String], log: FilePath? = nil) {
+  public init(
+    environment: [String: String], log: FilePath? = nil, service: ShareService? = nil,
+    secrets: (any SecretStore)? = nil
+  ) {
     self.environment = environment
     self.log = log
+    self.service = service
+    self.secrets = secrets ?? KeyringSecretStore(environment: environment)
+  }
+
+  public func storeSecret(_ secret: String, item: String) throws(BrokerError) {
+    guard let service, let declared = service.composeSheet?.item(item), declared.isSecure else {
+      throw BrokerError(code: 1, message: "\(item) is not a Secure configuration item of this service")
+    }
+    do throws(SecretStoreFailure) {
+      try secrets.store(
+        secret, service: service.id, item: item, label: "xdg-share: \(service.name), \(declared.title)")
+    } catch {
+      throw BrokerError(code: 1, message: "The keyring did not take the secret: \(error.message)")
+    }
   }
 
   public func composeEmail(_ email: BrokerEmail) throws(BrokerError) {

@@ -77,7 +77,7 @@ public final class PluginRunner: Sendable {
     // "The broker"); without one (no folder for its socket), a service that asks it fails saying so.
     let broker = try? Broker(
       paths: SearchPaths(environment: environment, inherited: CurrentProcess.environmentBytes),
-      actions: DesktopBrokerActions(environment: environment, log: logLocation))
+      actions: DesktopBrokerActions(environment: environment, log: logLocation, service: service))
     defer { broker?.stop() }
     var brokerEnvironment = environment
     brokerEnvironment[Broker.environmentVariable] = broker?.socketPath.text

@@ -100,6 +100,13 @@ public struct ShareBroker: Sendable {
     try call("Notify", ["title": .string(title), "body": .string(body)])
   }
 
+  /// Stores `secret` as the value of this service's own `Secure` configuration item `item` in the
+  /// host's keyring (`StoreSecret`): the next request's composition carries it. There is no
+  /// lookup: secrets reach the service only in its request's composition.
+  public func storeSecret(_ secret: String, item: String) throws(ShareError) {
+    try call("StoreSecret", ["item": .string(item), "secret": .string(secret)])
+  }
+
   /// Sends one request and reads its reply.
   func call(_ method: String, _ options: [String: JSONValue], descriptors: [Int32] = []) throws(ShareError) {
     let request = JSONValue.object(["method": .string(method), "options": .object(options)])

@@ -17,6 +17,7 @@ import Testing
       case openFile(FilePath)
       case copy(BrokerClip)
       case notify(String, String)
+      case storeSecret(String, String)
     }
 
     let calls = Mutex<[Call]>([])
@@ -37,6 +38,9 @@ import Testing
     func open(file: FilePath) throws(BrokerError) { try record(.openFile(file)) }
     func copy(_ clip: BrokerClip) throws(BrokerError) { try record(.copy(clip)) }
     func notify(title: String, body: String) throws(BrokerError) { try record(.notify(title, body)) }
+    func storeSecret(_ secret: String, item: String) throws(BrokerError) {
+      try record(.storeSecret(item, secret))
+    }
   }
 
   let desktop: TemporaryDesktop
@@ -173,6 +177,31 @@ import Testing
     #expect(actions.calls.withLock { $0 } == [.notify("Sent", "2 files")])
   }
 
+  @Test func storeSecret() throws {
+    #expect(
+      try ask(#"{"method":"StoreSecret","options":{"item":"password","secret":"s3cret"}}"#)["ok"] as? Bool
+        == true)
+    #expect(actions.calls.withLock { $0 } == [.storeSecret("password", "s3cret")])
+  }
+
+  @Test func theDesktopStoresOnlyTheServicesOwnSecureItems() throws {
+    let sheet = ComposeSheetDeclaration(configurationItems: [
+      .init(identifier: "password", title: "Password", isSecure: true),
+      .init(identifier: "user", title: "User"),
+    ])
+    let service = ShareService(
+      id: "org.example.dav", name: "DAV", bundlePath: "/nonexistent", executablePath: "/nonexistent/share",
+      rule: .predicate(.constant(true)), composeSheet: sheet)
+    let secrets = InMemorySecretStore()
+    let desktopActions = DesktopBrokerActions(environment: [:], service: service, secrets: secrets)
+    try desktopActions.storeSecret("s3cret", item: "password")
+    #expect(try secrets.lookup(service: "org.example.dav", item: "password") == "s3cret")
+    #expect(throws: BrokerError(code: 1, message: "user is not a Secure configuration item of this service"))
+    {
+      try desktopActions.storeSecret("x", item: "user")
+    }
+  }
+
   @Test func badLinesAndUnknownMethodsAreErrorReplies() throws {
     let notJSON = try ask("hello")
     #expect(errorCode(notJSON) == 1)
@@ -185,7 +214,8 @@ import Testing
     #expect(errorCode(unknown) == 2)
     #expect(
       errorMessage(unknown)
-        == "The broker has no method Spawn: ComposeEmail, OpenURI, OpenFile, SetClipboard, Notify")
+        == "The broker has no method Spawn: ComposeEmail, OpenURI, OpenFile, SetClipboard, Notify, StoreSecret"
+    )
     #expect(actions.calls.withLock { $0 }.isEmpty)
   }
 
