@@ -249,4 +249,54 @@ import Testing
       String(decoding: reply.bytes, as: UTF8.self)
         == #"{"error":{"code":3,"message":"No mail program is set up on this computer"}}"# + "\n")
   }
+
+  /// The Python client of docs/plugin-protocol.md, run against the broker.
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
+  func theDocumentedPythonClientWorks() throws {
+    let path = try desktop.writeFile(named: "report.pdf", contents: "%PDF")
+    let script = """
+      import array, json, os, socket, sys
+
+      def broker(method, options, files=()):
+          fds = [os.open(path, os.O_RDONLY | os.O_CLOEXEC) for path in files]
+          try:
+              with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+                  s.connect(os.environ["XDG_SHARE_BROKER"])
+                  line = (json.dumps({"method": method, "options": options}) + "\\n").encode()
+                  ancillary = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))] if fds else []
+                  sent = s.sendmsg([line], ancillary)
+                  s.sendall(line[sent:])
+                  reply = b""
+                  while not reply.endswith(b"\\n"):
+                      chunk = s.recv(65536)
+                      if not chunk:
+                          break
+                      reply += chunk
+          finally:
+              for fd in fds:
+                  os.close(fd)
+          answer = json.loads(reply)
+          if not answer.get("ok"):
+              raise RuntimeError(answer["error"]["code"], answer["error"]["message"])
+
+      broker("ComposeEmail", {"subject": "Report", "attachment_fds": [0]}, files=[sys.argv[1]])
+      broker("SetClipboard", {"mime_type": "text/plain;charset=utf-8", "text": "Hello"})
+      try:
+          broker("Frobnicate", {})
+      except RuntimeError as error:
+          print(error.args[0])
+      """
+    var environment = desktop.environment
+    environment["XDG_SHARE_BROKER"] = broker.socketPath.text
+    let run = try CapturedRun.run(
+      [Array("python3".utf8), Array("-c".utf8), Array(script.utf8), Array(path.utf8)],
+      environment: environment)
+    #expect(run.status == 0, "\(String(decoding: run.standardError, as: UTF8.self))")
+    #expect(String(decoding: run.standardOutput, as: UTF8.self) == "2\n")
+    #expect(
+      actions.calls.withLock { $0 } == [
+        .email(BrokerEmail(subject: "Report", attachments: [FilePath(path)])),
+        .copy(BrokerClip(mimeType: "text/plain;charset=utf-8", data: Array("Hello".utf8))),
+      ])
+  }
 }
