@@ -102,6 +102,12 @@ public final class Broker: Sendable {
       if message.bytes.isEmpty { return }
       buffer += message.bytes
       descriptors += message.descriptors
+      // A line carries at most 64 descriptors: more is a service filling the host's table.
+      guard descriptors.count <= 64, !message.descriptorsDropped else {
+        _ = try? UnixSocket.send(
+          BrokerError.badLine("more than 64 descriptors were sent").reply.line, on: connection)
+        return
+      }
     }
   }
 

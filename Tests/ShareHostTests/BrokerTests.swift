@@ -235,6 +235,25 @@ import Testing
     #expect(lines.last == #"{"error":{"code":1,"message":"Not a broker request: it has no \"method\""}}"#)
   }
 
+  @Test func aLineWithTooManyDescriptorsIsRefused() throws {
+    let path = try desktop.writeFile(named: "a.txt", contents: "a")
+    let files = try (0..<40).map { _ in try FileDescriptor.openForReading(Array(path.utf8)) }
+    let socket = try UnixSocket.connect(to: broker.socketPath.bytes)
+    defer { socket.close() }
+    try UnixSocket.send(Array("{".utf8), descriptors: files, on: socket)
+    try UnixSocket.send(Array(" ".utf8), descriptors: files, on: socket)
+    var reply: [UInt8] = []
+    while !reply.contains(UInt8(ascii: "\n")) {
+      let message = try UnixSocket.receive(on: socket)
+      if message.bytes.isEmpty { break }
+      reply += message.bytes
+    }
+    #expect(
+      String(decoding: reply, as: UTF8.self)
+        == #"{"error":{"code":1,"message":"Not a broker request: more than 64 descriptors were sent"}}"#
+        + "\n")
+  }
+
   @Test func theActionsFailureIsTheReply() throws {
     let failing = try Broker(
       paths: SearchPaths(environment: desktop.environment),
