@@ -52,6 +52,17 @@ public final class PluginRunner: Sendable {
     self.logLocation = logLocation
   }
 
+  /// The folders the user chose in the request's `folder` configuration items, which the
+  /// program's sandbox binds read-write at their own paths (and no other folder of the user's):
+  /// ``ComposeSheetDeclaration/chosenFolders(in:home:)`` over the request's composition, `~`
+  /// being the host's `HOME`. A folder that does not exist is the service's to report.
+  public var chosenFolders: [FilePath] {
+    guard let sheet = service.composeSheet, let home = environment["HOME"], home.hasPrefix("/") else {
+      return []
+    }
+    return sheet.chosenFolders(in: request.compose?.configuration ?? [:], home: FilePath(home))
+  }
+
   /// Stops the request on the user's behalf: SIGTERM to the plugin's process group.
   public func cancel() {
     let program = state.withLock { state -> ServiceProgram? in
