@@ -77,7 +77,7 @@ let package = Package(
     // The bundled share services, written with ShareKit, served by one executable.
     .target(
       name: "ShareServices",
-      dependencies: ["ShareKit", "ShareCore", "SharePOSIX", "ShareCurl", "ShareSecret", "ShareDBus"]),
+      dependencies: ["ShareKit", "ShareCore", "SharePOSIX", "ShareCurl", "ShareDBus"]),
     .executableTarget(name: "xdg-share-services", dependencies: ["ShareServices", "ShareKit"]),
 
     // Stands between a host and a request's program, so that what the program starts ends with
@@ -139,7 +139,7 @@ let package = Package(
     .testTarget(
       name: "ShareServicesTests",
       dependencies: [
-        "ShareServices", "ShareCore", "ShareCurl", "ShareDBus", "SharePOSIX", "ShareTestSupport",
+        "ShareServices", "ShareCore", "ShareCurl", "ShareDBus", "ShareHost", "SharePOSIX", "ShareTestSupport",
       ]),
     .testTarget(
       name: "ShareDesktopTests",
