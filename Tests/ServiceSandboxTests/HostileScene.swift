@@ -181,10 +181,27 @@ final class HostileScene {
   /// Shares the item with `service` through the built `xdg-share`, as the scene's user, and
   /// reads the program's report from the share's returned text.
   func share(_ service: String) throws -> [String: String] {
+    try share(service, item: Array(item.utf8))
+  }
+
+  /// Shares a copy of the item named `name` (any bytes but `/` and NUL), made in the desktop's
+  /// files by the scene's user.
+  func share(_ service: String, copyNamed name: [UInt8]) throws -> [String: String] {
+    let path = try desktop.writeFile(
+      named: name, contents: Array(try Data(contentsOf: URL(fileURLWithPath: item))))
+    if let user {
+      let chown = try CapturedRun.run(
+        [Array("/usr/bin/chown".utf8), Array("\(user.uid):\(user.gid)".utf8), path],
+        environment: ["PATH": "/usr/bin:/bin"])
+      #expect(chown.status == 0)
+    }
+    return try share(service, item: path)
+  }
+
+  private func share(_ service: String, item: [UInt8]) throws -> [String: String] {
+    let arguments = (prefix + [Tool.path, "--service", service, "--"]).map { Array($0.utf8) } + [item]
     let run = try CapturedRun.run(
-      (prefix + [Tool.path, "--service", service, "--", item]).map { Array($0.utf8) },
-      environment: environment,
-      workingDirectory: Array(desktop.files.utf8))
+      arguments, environment: environment, workingDirectory: Array(desktop.files.utf8))
     let output = String(decoding: run.standardOutput, as: UTF8.self)
     #expect(run.status == 0, "\(String(decoding: run.standardError, as: UTF8.self))")
     return try report(output)
@@ -287,7 +304,7 @@ final class HostileScene {
         for item in request.get("inputItems", []):
             for attachment in item.get("attachments", []):
                 if attachment.get("url", "").startswith("file://"):
-                    return urllib.parse.unquote(attachment["url"][len("file://"):])
+                    return urllib.parse.unquote_to_bytes(attachment["url"][len("file://"):])
         raise Exception("no file among the items")
 
     # The facts the scene learnt once its processes ran, in the item itself: "port pid display".
@@ -299,6 +316,7 @@ final class HostileScene {
         port, pid, display = text[len(config["itemContents"]):].split()
         facts.update(port=int(port), pid=int(pid), display=display)
     door("items", items)
+    report["item-name"] = os.path.basename(item_path()).hex() if facts else ""
     port, pid = facts.get("port", 1), facts.get("pid", 1)
     x11 = "/tmp/.X11-unix/X" + facts.get("display", ":0").lstrip(":")
 

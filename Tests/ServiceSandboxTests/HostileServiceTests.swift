@@ -50,6 +50,15 @@ struct HostileServiceTests {
     try Self.oneNameIsOpenToTheTalker(as: ThrowAwayUser.made)
   }
 
+  @Test func aFileNameWithANewlineAndBytesNotUTF8ReachesTheServiceByteForByte() throws {
+    let scene = try HostileScene(user: ThrowAwayUser.made)
+    defer { scene.stop() }
+    let name: [UInt8] = Array("two\nlines ".utf8) + [0xFF, 0xFE] + Array(".txt".utf8)
+    let report = try scene.share(HostileScene.hostile, copyNamed: name)
+    #expect(report["items"] == "open", "\(report["items"] ?? "-")")
+    #expect(report["item-name"] == name.map { String(format: "%02x", $0) }.joined())
+  }
+
   /// The doors of the host: open outside the sandbox, shut inside it.
   static let hostDoors = [
     "ssh", "bashrc", "other-container", "other-group", "history", "host-tmp", "loopback", "bus-socket",
