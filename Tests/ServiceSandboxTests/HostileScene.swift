@@ -286,8 +286,8 @@ final class HostileScene {
 
     def door(name, attempt):
         try:
-            attempt()
-            report[name] = "open"
+            detail = attempt()
+            report[name] = "open" + (": " + detail if isinstance(detail, str) else "")
         except BaseException as error:
             report[name] = "closed: %r" % (error,)
 
@@ -324,6 +324,12 @@ final class HostileScene {
         with open(path, "ab") as file:
             file.write(b"# the hostile service was here\n")
 
+    def rewrite_bashrc():
+        # The user's own file, not one of the same name in a home of the sandbox's.
+        if b"# the user's own" not in read(config["bashrc"]):
+            raise Exception("not the user's .bashrc")
+        append(config["bashrc"])
+
     def connect(family, address):
         connection = socket.socket(family, socket.SOCK_STREAM)
         connection.settimeout(5)
@@ -346,6 +352,7 @@ final class HostileScene {
         leaked = [key for key, value in os.environ.items() if config["canary"] in key + value]
         if not leaked:
             raise Exception("no canary in the environment")
+        return ", ".join(leaked)
 
     def container():
         with open(os.path.join(os.environ["XDG_DATA_HOME"], "hostile-was-here"), "a") as file:
@@ -370,7 +377,7 @@ final class HostileScene {
 
     door("container-kept", container_kept)
     door("ssh", lambda: read(config["ssh"]))
-    door("bashrc", lambda: append(config["bashrc"]))
+    door("bashrc", rewrite_bashrc)
     door("other-container", lambda: read(config["victimContainer"]))
     door("other-group", lambda: read(config["victimGroup"]))
     door("history", lambda: read(config["history"]))

@@ -79,12 +79,16 @@ struct HostileServiceTests {
     defer { scene.stop() }
     let control = try scene.runOutside()
     for door in hostDoors + declaredDoors {
-      #expect(control[door] == "open", "outside the sandbox \(door) should be open: \(control[door] ?? "-")")
+      #expect(
+        control[door]?.hasPrefix("open") == true,
+        "outside the sandbox \(door) should be open: \(control[door] ?? "-")")
     }
     let bashrc = try Data(contentsOf: URL(fileURLWithPath: scene.bashrc))
     let report = try scene.share(HostileScene.hostile)
     for door in hostDoors + sandboxOnlyDoors {
-      #expect(report[door]?.hasPrefix("closed") == true, "\(door) is open to the sandboxed service")
+      #expect(
+        report[door]?.hasPrefix("closed") == true,
+        "\(door) is open to the sandboxed service: \(report[door] ?? "-")")
     }
     for door in declaredDoors {
       #expect(report[door] == "open", "\(door): \(report[door] ?? "-")")
@@ -106,7 +110,9 @@ struct HostileServiceTests {
     // The network and nothing more; X11's abstract socket comes with the host's network
     // namespace (docs/sandbox.md), so it is not looked at here.
     for door in hostDoors + sandboxOnlyDoors where !["loopback", "x11-abstract"].contains(door) {
-      #expect(report[door]?.hasPrefix("closed") == true, "\(door) is open to the networked service")
+      #expect(
+        report[door]?.hasPrefix("closed") == true,
+        "\(door) is open to the networked service: \(report[door] ?? "-")")
     }
   }
 
@@ -115,9 +121,12 @@ struct HostileServiceTests {
     defer { scene.stop() }
     let report = try scene.share(HostileScene.talker)
     #expect(report["bus-allowed"] == "open", "\(report["bus-allowed"] ?? "-")")
-    for door in hostDoors + sandboxOnlyDoors where door != "bus-allowed" {
+    // Its bus socket is the filtered proxy's, wherever it is bound: what it reaches through it is
+    // what counts (the canary's name, the keyring's).
+    for door in hostDoors + sandboxOnlyDoors where !["bus-allowed", "bus-socket"].contains(door) {
       #expect(
-        report[door]?.hasPrefix("closed") == true, "\(door) is open to the service entitled to one name")
+        report[door]?.hasPrefix("closed") == true,
+        "\(door) is open to the service entitled to one name: \(report[door] ?? "-")")
     }
   }
 }
