@@ -169,7 +169,9 @@ let package = Package(
     // In-process tests of the host, the wrappers and the protocol.
     .testTarget(
       name: "ShareHostTests",
-      dependencies: ["ShareHost", "ShareCore", "ShareProtocol", "SharePOSIX", "ShareTestSupport"]),
+      dependencies: [
+        "ShareHost", "ShareCore", "ShareProtocol", "SharePOSIX", "ShareTestSupport", "ShareSeccomp",
+      ]),
     .testTarget(name: "ShareDBusTests", dependencies: ["ShareDBus", "SharePOSIX", "ShareTestSupport"]),
     // Flatpak's seccomp filter, compiled and run under bwrap.
     .testTarget(name: "ShareSeccompTests", dependencies: ["ShareSeccomp", "SharePOSIX"]),
