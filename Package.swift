@@ -27,6 +27,9 @@ let package = Package(
     .systemLibrary(
       name: "CSecret", path: "Sources/System/CSecret", pkgConfig: "libsecret-1",
       providers: [.apt(["libsecret-1-dev"])]),
+    .systemLibrary(
+      name: "CSeccomp", path: "Sources/System/CSeccomp", pkgConfig: "libseccomp",
+      providers: [.apt(["libseccomp-dev"])]),
 
     // The pure core: bundles, rules, type identifiers, registry. No C.
     .target(name: "ShareCore", dependencies: ["ShareProtocol"]),
@@ -55,6 +58,10 @@ let package = Package(
     // The only module that calls libsecret: passwords in the desktop's keyring.
     .target(name: "ShareSecret", dependencies: ["CSecret"], path: "Sources/Wrappers/ShareSecret"),
 
+    // The only module that calls libseccomp: Flatpak's seccomp filter, compiled for bwrap.
+    .target(
+      name: "ShareSeccomp", dependencies: ["CSeccomp", "SharePOSIX"], path: "Sources/Wrappers/ShareSeccomp"),
+
     // The plugin protocol's messages, shared by the host and ShareKit.
     .target(name: "ShareProtocol"),
 
@@ -62,7 +69,9 @@ let package = Package(
     // the request, the plugin process, the history.
     .target(
       name: "ShareHost",
-      dependencies: ["ShareCore", "ShareProtocol", "SharePOSIX", "ShareGLib", "ShareDBus", "ShareSecret"]),
+      dependencies: [
+        "ShareCore", "ShareProtocol", "SharePOSIX", "ShareGLib", "ShareDBus", "ShareSecret", "ShareSeccomp",
+      ]),
 
     // The D-Bus session service.
     .target(
@@ -77,7 +86,7 @@ let package = Package(
     // The bundled share services, written with ShareKit, served by one executable.
     .target(
       name: "ShareServices",
-      dependencies: ["ShareKit", "ShareCore", "SharePOSIX", "ShareCurl", "ShareSecret", "ShareDBus"]),
+      dependencies: ["ShareKit", "ShareCore", "SharePOSIX", "ShareCurl", "ShareDBus"]),
     .executableTarget(name: "xdg-share-services", dependencies: ["ShareServices", "ShareKit"]),
 
     // Stands between a host and a request's program, so that what the program starts ends with
@@ -117,6 +126,9 @@ let package = Package(
       name: "bus-bench", dependencies: ["ShareDBus", "SharePOSIX", "ShareFixtures"],
       path: "Benchmarks/bus-bench"),
     // bus-bench's memory floor: libdbus and GIO from Swift, without Foundation or our modules.
+    // The sandbox's cost: a share to a sandboxed service against bare bwrap (and xdg-dbus-proxy).
+    .executableTarget(
+      name: "sandbox-bench", dependencies: ["SharePOSIX", "ShareFixtures"], path: "Benchmarks/sandbox-bench"),
     .executableTarget(
       name: "memory-floor", dependencies: ["CDBus", "CGLib", "CSecret"], path: "Benchmarks/memory-floor"),
 
@@ -139,7 +151,7 @@ let package = Package(
     .testTarget(
       name: "ShareServicesTests",
       dependencies: [
-        "ShareServices", "ShareCore", "ShareCurl", "ShareDBus", "SharePOSIX", "ShareTestSupport",
+        "ShareServices", "ShareCore", "ShareCurl", "ShareDBus", "ShareHost", "SharePOSIX", "ShareTestSupport",
       ]),
     .testTarget(
       name: "ShareDesktopTests",
@@ -157,8 +169,14 @@ let package = Package(
     // In-process tests of the host, the wrappers and the protocol.
     .testTarget(
       name: "ShareHostTests",
-      dependencies: ["ShareHost", "ShareCore", "ShareProtocol", "SharePOSIX", "ShareTestSupport"]),
+      dependencies: [
+        "ShareHost", "ShareCore", "ShareProtocol", "SharePOSIX", "ShareTestSupport", "ShareSeccomp",
+      ]),
     .testTarget(name: "ShareDBusTests", dependencies: ["ShareDBus", "SharePOSIX", "ShareTestSupport"]),
+    // Flatpak's seccomp filter, compiled and run under bwrap.
+    .testTarget(name: "ShareSeccompTests", dependencies: ["ShareSeccomp", "SharePOSIX"]),
+    // Sandboxed services: a hostile service run as root and as a throw-away user tries every door.
+    .testTarget(name: "ServiceSandboxTests", dependencies: ["ShareTestSupport", "SharePOSIX"]),
     .testTarget(name: "SharePOSIXTests", dependencies: ["SharePOSIX", "ShareSyscalls", "ShareTestSupport"]),
     .testTarget(name: "ShareProtocolTests", dependencies: ["ShareProtocol"]),
     // Web pages' navigator.share: the host's wire and checks in process, the built host with

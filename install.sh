@@ -24,11 +24,14 @@ say() { printf '==> %s\n' "$*"; }
 
 # Debian packages, installed only when missing; `apt-get update` first, since a new machine starts
 # with empty package lists.
-# What building needs (GTK 4 and libadwaita for the share sheet, libsecret for the keyring), and
-# what the bundled services use at run time (xdg-email, xdg-open); binutils strips what is installed.
+# What building needs (GTK 4 and libadwaita for the share sheet, libsecret for the keyring,
+# libseccomp for the sandbox's seccomp filter), what the bundled services use at run time
+# (xdg-email, xdg-open), and the sandbox every service runs in, which is not optional (bubblewrap,
+# and xdg-dbus-proxy for a service entitled to names on the session bus); binutils strips what is
+# installed.
 build_packages=(pkg-config binutils libglib2.0-dev libdbus-1-dev libcurl4-openssl-dev libsecret-1-dev shared-mime-info
-  libglib2.0-bin dbus
-  xdg-utils man-db libgtk-4-dev libadwaita-1-dev adwaita-icon-theme)
+  libseccomp-dev libglib2.0-bin dbus
+  xdg-utils man-db libgtk-4-dev libadwaita-1-dev adwaita-icon-theme bubblewrap xdg-dbus-proxy)
 # The tests run real components: a private dbus-daemon and python3-dbus as an outside client,
 # desktop-file-validate, lighttpd as a WebDAV server, xclip under Xvfb, qrencode and zbarimg,
 # real file managers under Xvfb, the share sheet driven through the accessibility bus (AT-SPI), and

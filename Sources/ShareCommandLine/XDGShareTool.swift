@@ -35,8 +35,8 @@ public enum XDGShareTool {
       code = ValidateCommand.run(paths: paths, context: context)
     case .share(let options):
       code = ShareCommand.run(options, context: context)
-    case .install(let path):
-      code = InstallCommands.install(path, context: context)
+    case .install(let path, let allowUnconfined):
+      code = InstallCommands.install(path, allowUnconfined: allowUnconfined, context: context)
     case .uninstall(let id):
       code = InstallCommands.uninstall(id, context: context)
     case .history(let json):

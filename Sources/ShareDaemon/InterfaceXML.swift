@@ -2,8 +2,7 @@
 /// `data/org.xdgshare.Request1.xml`, which a test keeps identical.
 enum InterfaceXML {
   static let share = #"""
-    <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
-     "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
+    \#(doctype)
     <!--
       xdg-share's session service: which share services accept some content, and sharing it.
 
@@ -69,9 +68,7 @@ enum InterfaceXML {
           ListServices:
           @services: every installed service the user can use.
         -->
-        <method name="ListServices">
-          <arg type="aa{sv}" name="services" direction="out"/>
-        </method>
+        \#(method("ListServices", out: "aa{sv} services"))
 
         <!--
           QueryItems:
@@ -91,11 +88,7 @@ enum InterfaceXML {
           (Share still checks every file). A file without one is looked at once; its type is
           remembered until its name, device, inode, size or modification time changes.
         -->
-        <method name="QueryItems">
-          <arg type="aa{sv}" name="items" direction="in"/>
-          <arg type="a{sv}" name="options" direction="in"/>
-          <arg type="aa{sv}" name="services" direction="out"/>
-        </method>
+        \#(method("QueryItems", "aa{sv} items", "a{sv} options", out: "aa{sv} services"))
 
         <!--
           Explain:
@@ -127,15 +120,12 @@ enum InterfaceXML {
               refusedBy     s      the first clause that refused, when the rule refuses
               message       s      what a person is told: "MyShare takes up to 2 images; notes.txt
                                    is a text document (public.plain-text)"
+              entitlements  a{sv}  what the service may reach beyond its items, by Apple's key names
+                                   (b true, or as: com.apple.security.network.client,
+                                   org.xdgshare.session-bus.talk...); empty when none
             Fails with NoSuchService when no bundle has the identifier. Added in version 4.
         -->
-        <method name="Explain">
-          <arg type="s" name="service_id" direction="in"/>
-          <arg type="aa{sv}" name="items" direction="in"/>
-          <arg type="a{sv}" name="options" direction="in"/>
-          <arg type="b" name="accepted" direction="out"/>
-          <arg type="a{sv}" name="trace" direction="out"/>
-        </method>
+        \#(method("Explain", "s service_id", "aa{sv} items", "a{sv} options", out: "b accepted", "a{sv} trace"))
 
         <!--
           Share:
@@ -157,12 +147,7 @@ enum InterfaceXML {
           refuses the items, with NoSuchService for an unknown @service_id, and with
           LimitExceeded when the caller has 64 requests in flight.
         -->
-        <method name="Share">
-          <arg type="s" name="service_id" direction="in"/>
-          <arg type="aa{sv}" name="items" direction="in"/>
-          <arg type="a{sv}" name="options" direction="in"/>
-          <arg type="o" name="handle" direction="out"/>
-        </method>
+        \#(method("Share", "s service_id", "aa{sv} items", "a{sv} options", out: "o handle"))
 
         <!--
           ShowPicker:
@@ -209,12 +194,7 @@ enum InterfaceXML {
           does not. Fails with Failed when the sheet is not installed.
           Added in version 2.
         -->
-        <method name="ShowPicker">
-          <arg type="s" name="parent_window" direction="in"/>
-          <arg type="aa{sv}" name="items" direction="in"/>
-          <arg type="a{sv}" name="options" direction="in"/>
-          <arg type="o" name="handle" direction="out"/>
-        </method>
+        \#(method("ShowPicker", "s parent_window", "aa{sv} items", "a{sv} options", out: "o handle"))
 
         <!--
           ServicesChanged:
@@ -232,41 +212,20 @@ enum InterfaceXML {
         <property name="Version" type="u" access="read"/>
       </interface>
 
-      <interface name="org.freedesktop.DBus.Introspectable">
-        <method name="Introspect">
-          <arg type="s" name="xml_data" direction="out"/>
-        </method>
-      </interface>
+      \#(introspectable)
       <interface name="org.freedesktop.DBus.Properties">
-        <method name="Get">
-          <arg type="s" name="interface_name" direction="in"/>
-          <arg type="s" name="property_name" direction="in"/>
-          <arg type="v" name="value" direction="out"/>
-        </method>
-        <method name="GetAll">
-          <arg type="s" name="interface_name" direction="in"/>
-          <arg type="a{sv}" name="properties" direction="out"/>
-        </method>
-        <method name="Set">
-          <arg type="s" name="interface_name" direction="in"/>
-          <arg type="s" name="property_name" direction="in"/>
-          <arg type="v" name="value" direction="in"/>
-        </method>
+        \#(method("Get", "s interface_name", "s property_name", out: "v value"))
+        \#(method("GetAll", "s interface_name", out: "a{sv} properties"))
+        \#(method("Set", "s interface_name", "s property_name", "v value"))
       </interface>
-      <interface name="org.freedesktop.DBus.Peer">
-        <method name="Ping"/>
-        <method name="GetMachineId">
-          <arg type="s" name="machine_uuid" direction="out"/>
-        </method>
-      </interface>
+      \#(peer)
     </node>
 
     """#
 
   /// A request object's introspection data.
   static let request = #"""
-    <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
-     "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
+    \#(doctype)
     <!--
       A share request of xdg-share's session service: the object Share returns, at
       /org/xdgshare/Share/request/SENDER/TOKEN (see org.xdgshare.Share1.xml).
@@ -290,7 +249,7 @@ enum InterfaceXML {
           Stops the request: the service's process group gets SIGTERM, then SIGKILL. Response
           follows with code 1.
         -->
-        <method name="Cancel"/>
+        \#(method("Cancel"))
 
         <!--
           Progress:
@@ -323,17 +282,8 @@ enum InterfaceXML {
         </signal>
       </interface>
 
-      <interface name="org.freedesktop.DBus.Introspectable">
-        <method name="Introspect">
-          <arg type="s" name="xml_data" direction="out"/>
-        </method>
-      </interface>
-      <interface name="org.freedesktop.DBus.Peer">
-        <method name="Ping"/>
-        <method name="GetMachineId">
-          <arg type="s" name="machine_uuid" direction="out"/>
-        </method>
-      </interface>
+      \#(introspectable)
+      \#(peer)
     </node>
 
     """#
@@ -341,17 +291,48 @@ enum InterfaceXML {
   /// Introspection of a path above the object, so tools can walk down to it.
   static func parent(child: String) -> String {
     """
-    <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
-     "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
+    \(doctype)
     <node>
-      <interface name="org.freedesktop.DBus.Introspectable">
-        <method name="Introspect">
-          <arg type="s" name="xml_data" direction="out"/>
-        </method>
-      </interface>
+      \(introspectable)
       <node name="\(child)"/>
     </node>
 
     """
+  }
+
+  /// The document type every introspection document starts with.
+  private static let doctype = """
+    <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
+     "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
+    """
+
+  /// `org.freedesktop.DBus.Introspectable`, which every object has; from its first line on, indented
+  /// as a child of the top `<node>` (as ``peer`` is).
+  private static let introspectable = """
+    <interface name="org.freedesktop.DBus.Introspectable">
+        \(method("Introspect", out: "s xml_data"))
+      </interface>
+    """
+
+  /// `org.freedesktop.DBus.Peer`, which the service's and the requests' objects have.
+  private static let peer = """
+    <interface name="org.freedesktop.DBus.Peer">
+        \(method("Ping"))
+        \(method("GetMachineId", out: "s machine_uuid"))
+      </interface>
+    """
+
+  /// A method's element, in an interface that is a child of the top `<node>`: the arguments it
+  /// takes, then those it returns, each written "TYPE NAME". The first line is not indented (the
+  /// line it is put in is); the others are.
+  private static func method(_ name: String, _ inputs: String..., out outputs: String...) -> String {
+    let arguments = inputs.map { ($0, "in") } + outputs.map { ($0, "out") }
+    guard !arguments.isEmpty else { return #"<method name="\#(name)"/>"# }
+    let lines = arguments.map { argument, direction in
+      let type = argument.prefix { $0 != " " }
+      let argumentName = argument.dropFirst(type.count + 1)
+      return #"      <arg type="\#(type)" name="\#(argumentName)" direction="\#(direction)"/>"#
+    }
+    return ([#"<method name="\#(name)">"#] + lines + ["    </method>"]).joined(separator: "\n")
   }
 }

@@ -52,6 +52,17 @@ public final class PluginRunner: Sendable {
     self.logLocation = logLocation
   }
 
+  /// The folders the user chose in the request's `folder` configuration items, which the
+  /// program's sandbox binds read-write at their own paths (and no other folder of the user's):
+  /// ``ComposeSheetDeclaration/chosenFolders(in:home:)`` over the request's composition, `~`
+  /// being the host's `HOME`. A folder that does not exist is the service's to report.
+  public var chosenFolders: [FilePath] {
+    guard let sheet = service.composeSheet, let home = environment["HOME"], home.hasPrefix("/") else {
+      return []
+    }
+    return sheet.chosenFolders(in: request.compose?.configuration ?? [:], home: FilePath(home))
+  }
+
   /// Stops the request on the user's behalf: SIGTERM to the plugin's process group.
   public func cancel() {
     let program = state.withLock { state -> ServiceProgram? in
@@ -73,6 +84,14 @@ public final class PluginRunner: Sendable {
     ProcessSignals.ignoreBrokenPipes()
     let timeout = service.timeout ?? Self.defaultTimeout
     let program: ServiceProgram
+    // The broker does for the program what its sandbox keeps it from (docs/plugin-protocol.md,
+    // "The broker"); without one (no folder for its socket), a service that asks it fails saying so.
+    let broker = try? Broker(
+      paths: SearchPaths(environment: environment, inherited: CurrentProcess.environmentBytes),
+      actions: DesktopBrokerActions(environment: environment, log: logLocation, service: service))
+    defer { broker?.stop() }
+    var brokerEnvironment = environment
+    brokerEnvironment[Broker.environmentVariable] = broker?.socketPath.text
     do throws(ServiceProgram.StartFailure) {
       var log = ChildProcess.Stream.inherit
       if let logLocation {
@@ -97,7 +116,7 @@ public final class PluginRunner: Sendable {
       }
       defer { request.close() }
       program = try ServiceProgram.start(
-        service, for: .share(requestID: self.request.requestId), environment: environment,
+        service, for: .share(requestID: self.request.requestId), environment: brokerEnvironment,
         items: self.request.itemPaths, standardInput: .descriptor(request), standardOutput: .pipe,
         standardError: log)
     } catch {

@@ -15,6 +15,11 @@ public final class RequestFolder: Sendable {
     case webShare = "web-share"
     /// Files an application handed over as descriptors.
     case handedOver = "handed-over"
+    /// A broker's socket, for one run of a service's program (``Broker``).
+    case broker
+    /// The files a sandboxed service handed the broker that have no path on the host, copied for
+    /// the mail program or the viewer: folders of their own in this one, kept until logout.
+    case attachments
   }
 
   /// Why the folder or a file in it could not be made.

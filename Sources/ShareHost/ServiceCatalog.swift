@@ -106,11 +106,13 @@ public struct ServiceCatalog: Sendable {
     if !missing.programs.isEmpty || !missing.busNames.isEmpty {
       obstacles.append(.missing(programs: missing.programs, busNames: missing.busNames))
     }
-    return ServiceExplanation(
+    var explanation = ServiceExplanation(
       id: service.id, name: service.name, bundle: service.bundleLocation, obstacles: obstacles,
       otherBundles: otherBundles,
       items: selection.attachments.map { ServiceExplanation.Item($0, types: types) },
       rule: service.rule, trace: service.rule.trace(selection.attachments, types: types))
+    explanation.entitlements = service.entitlements
+    return explanation
   }
 
   /// The bundle at `location`, loaded as the registry would load it.

@@ -27,16 +27,9 @@ import ShareKit
 /// ``didSelectPost()``, whose work may take as long as it needs: the process runs until the
 /// request ends. Ctrl+Enter posts; Escape cancels (on a pushed page, goes back).
 @MainActor
-open class ComposeServiceViewController: SheetContent {
-  /// The request; set before ``viewDidLoad()``.
-  public private(set) var extensionContext: ExtensionContext?
-
-  /// The sheet's title; the service's name is a good one.
-  public var title = "Share"
+open class ComposeServiceViewController: ExtensionSheetController, SheetContent {
   /// The title of the Post button ("Save", "Send", …); set it in ``viewDidLoad()``.
   public var postButtonTitle = "Post"
-  /// The title of the Cancel button.
-  public var cancelButtonTitle = "Cancel"
 
   /// The text in the sheet: at first the shared text (the input items' content text), then as
   /// the user edits it.
@@ -62,16 +55,9 @@ open class ComposeServiceViewController: SheetContent {
 
   private var storedText = ""
   private var view: ComposeView?
-  private weak var host: SheetHost?
   private var items: [ConfigurationItem] = []
 
-  public required init() {}
-
   // MARK: Overridable
-
-  /// Called once the request is known, before the sheet is built: set the title, the button
-  /// titles and the placeholder here.
-  open func viewDidLoad() {}
 
   /// Whether Post may be used now; called after every edit. Count ``charactersRemaining`` here.
   open func isContentValid() -> Bool { true }
@@ -90,12 +76,6 @@ open class ComposeServiceViewController: SheetContent {
     extensionContext?.completeRequest(returningItems: [])
   }
 
-  /// The user chose Cancel (or pressed Escape); the default cancels the request as the user's
-  /// choice (`xdg-share share` exits with status 3).
-  open func didSelectCancel() {
-    extensionContext?.cancelRequest(withError: ShareError.userCancelled())
-  }
-
   /// The lines below the text; asked for when the sheet is built and by
   /// ``reloadConfigurationItems()``.
   open func configurationItems() -> [ConfigurationItem] { [] }
@@ -104,25 +84,12 @@ open class ComposeServiceViewController: SheetContent {
   /// icon and name of another file, or a link's host.
   open func loadPreviewView() -> Widget? { nil }
 
-  /// The sheet has finished sliding in.
-  open func presentationAnimationDidFinish() {}
-
   // MARK: Calls
 
   /// Asks ``configurationItems()`` again and shows the new list.
   public func reloadConfigurationItems() {
     items = configurationItems()
     view?.showItems(items)
-  }
-
-  /// Slides `controller`'s page in over the sheet, with Back.
-  public func pushConfigurationViewController(_ controller: ConfigurationViewController) {
-    host?.push(controller)
-  }
-
-  /// Goes back from the page on top to the one below.
-  public func popConfigurationViewController() {
-    host?.pop()
   }
 
   /// The program's entry point (`@main`): reads the request on standard input, shows the sheet,
@@ -133,14 +100,12 @@ open class ComposeServiceViewController: SheetContent {
 
   // MARK: SheetContent
 
-  var sheetTitle: String { title }
   var primaryButtonTitle: String { postButtonTitle }
 
-  func attach(_ context: ExtensionContext, host: SheetHost) {
-    extensionContext = context
-    self.host = host
+  /// The shared text first, so that ``viewDidLoad()`` finds it in ``contentText``.
+  override func attach(_ context: ExtensionContext, host: SheetHost) {
     storedText = context.inputItems.compactMap(\.attributedContentText).joined(separator: "\n")
-    viewDidLoad()
+    super.attach(context, host: host)
   }
 
   func makeBody() -> Widget {
@@ -156,13 +121,7 @@ open class ComposeServiceViewController: SheetContent {
 
   var initialFocus: Widget? { view?.textView }
 
-  func presented() {
-    presentationAnimationDidFinish()
-  }
-
   func primaryChosen() { didSelectPost() }
-
-  func cancelChosen() { didSelectCancel() }
 
   /// Validates once the buttons exist, so that Post starts in the right state.
   func sheetBuilt() {

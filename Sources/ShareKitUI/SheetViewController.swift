@@ -34,29 +34,15 @@ import ShareKit
 /// Escape cancels (on a pushed page, goes back). The sheet stays above the window it was shared
 /// from when `XDG_SHARE_PARENT_WINDOW` names it (`x11:<XID>`, `wayland:<handle>`).
 @MainActor
-open class SheetViewController: SheetContent {
-  /// The request; set before ``viewDidLoad()``.
-  public private(set) var extensionContext: ExtensionContext?
-
-  /// The sheet's title.
-  public var title = "Share"
+open class SheetViewController: ExtensionSheetController, SheetContent {
   /// The primary button's title ("Save", "Send", …); set it in ``viewDidLoad()``.
   public var primaryButtonTitle = "Share"
-  /// The title of the Cancel button.
-  public var cancelButtonTitle = "Cancel"
   /// Whether the primary button can be used; turn it off while the form is incomplete.
   public var isPrimaryEnabled = true {
     didSet { host?.isPrimaryEnabled = isPrimaryEnabled }
   }
   /// The widget that has the keyboard focus when the sheet opens (the first field, say).
   public var initialFocus: Widget?
-
-  private weak var host: SheetHost?
-
-  public required init() {}
-
-  /// Called once the request is known, before the sheet is built: set the titles here.
-  open func viewDidLoad() {}
 
   /// The sheet's content below its header bar; it scrolls when taller than the screen allows.
   open func loadContent() -> Widget { Box(.vertical) }
@@ -66,6 +52,50 @@ open class SheetViewController: SheetContent {
   open func didSelectPrimary() {
     extensionContext?.completeRequest(returningItems: [])
   }
+
+  /// The program's entry point (`@main`): reads the request on standard input, shows the sheet,
+  /// and exits once the request has ended and the sheet has slid out.
+  public static func main() {
+    SheetRuntime.run { self.init() }
+  }
+
+  // MARK: SheetContent
+
+  func makeBody() -> Widget {
+    let content = loadContent()
+    content.setMargins(top: 12, bottom: 18, start: 18, end: 18)
+    let scrolled = ScrolledWindow(child: content)
+    scrolled.setContentHeight(minimum: 0, maximum: 480)
+    return scrolled
+  }
+
+  func sheetBuilt() {
+    host?.isPrimaryEnabled = isPrimaryEnabled
+  }
+
+  func primaryChosen() { didSelectPrimary() }
+}
+
+/// What the compose sheet (``ComposeServiceViewController``) and a sheet of the extension's own
+/// (``SheetViewController``) have alike: the request, the sheet's title and Cancel, pages pushed
+/// over the sheet. Subclass one of those two rather than this.
+@MainActor
+open class ExtensionSheetController {
+  /// The request; set before ``viewDidLoad()``.
+  public private(set) var extensionContext: ExtensionContext?
+
+  /// The sheet's title; the service's name is a good one.
+  public var title = "Share"
+  /// The title of the Cancel button.
+  public var cancelButtonTitle = "Cancel"
+
+  weak var host: SheetHost?
+
+  public required init() {}
+
+  /// Called once the request is known, before the sheet is built: set the title and the button
+  /// titles here (and the compose sheet's placeholder).
+  open func viewDidLoad() {}
 
   /// The user chose Cancel (or pressed Escape); the default cancels the request as the user's
   /// choice (`xdg-share share` exits with status 3).
@@ -86,37 +116,18 @@ open class SheetViewController: SheetContent {
     host?.pop()
   }
 
-  /// The program's entry point (`@main`): reads the request on standard input, shows the sheet,
-  /// and exits once the request has ended and the sheet has slid out.
-  public static func main() {
-    SheetRuntime.run { self.init() }
-  }
-
-  // MARK: SheetContent
+  // What SheetContent asks that both answer alike.
 
   var sheetTitle: String { title }
 
+  /// Takes the request, then calls ``viewDidLoad()``.
   func attach(_ context: ExtensionContext, host: SheetHost) {
     extensionContext = context
     self.host = host
     viewDidLoad()
   }
 
-  func makeBody() -> Widget {
-    let content = loadContent()
-    content.setMargins(top: 12, bottom: 18, start: 18, end: 18)
-    let scrolled = ScrolledWindow(child: content)
-    scrolled.setContentHeight(minimum: 0, maximum: 480)
-    return scrolled
-  }
-
-  func sheetBuilt() {
-    host?.isPrimaryEnabled = isPrimaryEnabled
-  }
-
   func presented() { presentationAnimationDidFinish() }
-
-  func primaryChosen() { didSelectPrimary() }
 
   func cancelChosen() { didSelectCancel() }
 }

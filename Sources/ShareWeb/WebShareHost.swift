@@ -36,30 +36,6 @@ public enum WebShareHost {
 
     static func failed(_ message: String) -> Answer { Answer(outcome: .failed, message: message) }
 
-    /// The answer for a sheet that ended so.
-    init(_ end: SheetSession.End) {
-      self.init(
-        outcome: Outcome(rawValue: end.status.word(in: .webShare)) ?? .failed,
-        message: end.response == .completed ? nil : end.message, service: end.answer?.serviceID,
-        request: end.answer?.requestID)
-    }
-
-    /// The answer for a sheet that could not start.
-    init(_ error: SheetSession.StartError) {
-      self.init(outcome: .failed, message: error.message)
-    }
-
-    init(
-      outcome: Outcome, reason: String? = nil, message: String? = nil, service: String? = nil,
-      request: String? = nil
-    ) {
-      self.outcome = outcome
-      self.reason = reason
-      self.message = message
-      self.service = service
-      self.request = request
-    }
-
     var json: [UInt8] {
       let encoder = JSONEncoder()
       encoder.outputFormatting = .sortedKeys
@@ -183,5 +159,22 @@ public enum WebShareHost {
         received += chunk.bytes.count
       }
     }
+  }
+}
+
+// Here rather than in the structure, so that it keeps the memberwise initializer the compiler
+// writes (`Answer(outcome:reason:message:service:request:)`, the optional ones nil unless given).
+extension WebShareHost.Answer {
+  /// The answer for a sheet that ended so.
+  init(_ end: SheetSession.End) {
+    self.init(
+      outcome: Outcome(rawValue: end.status.word(in: .webShare)) ?? .failed,
+      message: end.response == .completed ? nil : end.message, service: end.answer?.serviceID,
+      request: end.answer?.requestID)
+  }
+
+  /// The answer for a sheet that could not start.
+  init(_ error: SheetSession.StartError) {
+    self.init(outcome: .failed, message: error.message)
   }
 }

@@ -104,7 +104,11 @@ import Testing
 
     let json = try run([Self.u8("list"), Self.u8("--json")], prepared)
     #expect(json.status == 0, "\(json.standardError)")
-    let services = try JSONSerialization.jsonObject(with: Data(json.rawOutput)) as? [[String: String]] ?? []
+    // Its string fields (`entitlements` is an object).
+    let services = (try JSONSerialization.jsonObject(with: Data(json.rawOutput)) as? [[String: Any]] ?? [])
+      .map {
+        $0.compactMapValues { $0 as? String }
+      }
     let cafe = try #require(services.first { $0["id"] == "org.example.cafe" }, "\(json.standardOutput)")
     #expect(cafe["name"] == "Café")
     #expect(cafe["bundle"] == Self.escaped(prepared.bundle))
@@ -164,7 +168,11 @@ import Testing
     )
     .write(into: desktop.systemExtensions)
     let json = try run([Self.u8("list"), Self.u8("--json")], prepared)
-    let services = try JSONSerialization.jsonObject(with: Data(json.rawOutput)) as? [[String: String]] ?? []
+    // Its string fields (`entitlements` is an object).
+    let services = (try JSONSerialization.jsonObject(with: Data(json.rawOutput)) as? [[String: Any]] ?? [])
+      .map {
+        $0.compactMapValues { $0 as? String }
+      }
     #expect(services.filter { $0["id"] == "org.example.cafe" }.map { $0["name"] } == ["Café"])
   }
 

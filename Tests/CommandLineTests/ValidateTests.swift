@@ -340,7 +340,7 @@ import Testing
       ])
     #expect(
       texts.allSatisfy {
-        Set($0.keys).isSubset(of: ["id", "name", "icon", "description", "version", "bundle"])
+        Set($0.keys).isSubset(of: ["id", "name", "icon", "description", "version", "bundle", "entitlements"])
       })
   }
 

@@ -186,7 +186,7 @@ import Testing
     #expect(
       Set(json.keys) == [
         "service", "name", "bundle", "accepted", "ruleAccepts", "obstacles", "otherBundles", "items", "rule",
-        "clauses", "refusedBy", "message",
+        "clauses", "refusedBy", "message", "entitlements",
       ])
     #expect(json["service"] as? String == "com.example.pictures")
     #expect(json["accepted"] as? Bool == false)

@@ -11,7 +11,7 @@ import Testing
   /// has one.
   static func sampleValue(for key: OptionSpec.Key) -> String? {
     switch key {
-    case .json, .picker, .system, .again, .swift, .shell, .python: nil
+    case .json, .picker, .system, .again, .swift, .shell, .python, .allowUnconfined: nil
     case .text: "hello"
     case .url: "https://example.org/page"
     case .service: "org.example.service"
@@ -21,6 +21,7 @@ import Testing
     case .identifier: "org.example.bundle"
     case .define: "APP_GROUP=group.org.example"
     case .shareKitURL: "https://example.org/sharekit.git"
+    case .entitlements: "Demo.entitlements"
     case .set: "title=Hello"
     }
   }
@@ -36,7 +37,7 @@ import Testing
   static func baseArguments(for spec: CommandSpec, besides key: OptionSpec.Key?) -> [String]? {
     var arguments: [String] = []
     if spec.name == .new, ![.swift, .shell, .python, .fromXcode].contains(key) {
-      arguments.append(key == .define ? "--from-xcode=Info.plist" : "--swift")
+      arguments.append([.define, .entitlements].contains(key) ? "--from-xcode=Info.plist" : "--swift")
     }
     for operand in spec.operands {
       guard let sample = sampleOperands[operand.placeholder] else { return nil }

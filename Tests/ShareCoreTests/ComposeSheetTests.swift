@@ -204,4 +204,39 @@ import Testing
           kind: .unexpectedValue(expected: .dictionary, found: .string("yes")))
       ])
   }
+
+  @Test func aFolderItemIsReadAndItsChoiceIsTheFolderTheSandboxBinds() throws {
+    let (outcome, _) = try load(
+      """
+      <key>XDGShareComposeSheet</key><dict><key>ConfigurationItems</key><array>
+        <dict>
+          <key>Identifier</key><string>folder</string><key>Title</key><string>Folder</string>
+          <key>Default</key><string>~/Public</string><key>Kind</key><string>folder</string>
+        </dict>
+        <dict><key>Identifier</key><string>server</string><key>Title</key><string>Server</string></dict>
+      </array></dict>
+      """)
+    #expect(outcome.problems == [])
+    let sheet = try #require(outcome.service?.composeSheet)
+    #expect(sheet.configurationItems.map(\.kind) == [.folder, .text])
+    let home = FilePath("/home/me")
+    #expect(sheet.chosenFolders(in: [:], home: home) == [FilePath("/home/me/Public")])
+    #expect(
+      sheet.chosenFolders(in: ["folder": "/srv/drop", "server": "/x"], home: home) == [FilePath("/srv/drop")])
+    #expect(sheet.chosenFolders(in: ["folder": "$HOME/Out"], home: home) == [FilePath("/home/me/Out")])
+    #expect(sheet.chosenFolders(in: ["folder": ""], home: home) == [])
+  }
+
+  @Test func anUnknownKindIsAnError() throws {
+    let (outcome, _) = try load(
+      """
+      <key>XDGShareComposeSheet</key><dict><key>ConfigurationItems</key><array>
+        <dict>
+          <key>Identifier</key><string>folder</string><key>Title</key><string>Folder</string>
+          <key>Kind</key><string>directory</string>
+        </dict>
+      </array></dict>
+      """)
+    #expect(outcome.problems.contains { $0.severity == .error })
+  }
 }

@@ -84,7 +84,7 @@ import Testing
     #expect(
       Set(bundle.keys) == [
         "bundle", "folder", "id", "name", "state", "hidden", "pinned", "problems", "warnings",
-        "missingPrograms", "missingBusNames", "needsAttention",
+        "missingPrograms", "missingBusNames", "needsAttention", "entitlements",
       ])
     #expect(bundle["state"] == .string("pinned"))
 

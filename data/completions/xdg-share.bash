@@ -38,7 +38,7 @@ _xdg_share_option_value() {
   case "$1 $2" in
     'share --service') kind=services ;;
     'share --target'|'share --text'|'share --url'|'list --text'|'list --url'|'new --identifier'|'new --define'|'new --sharekit-url'|'why --text'|'why --url'|'configure --set'|'daemon --idle-timeout') kind=nothing ;;
-    'new --from-xcode') kind=files ;;
+    'new --from-xcode'|'new --entitlements') kind=files ;;
     *) return 1 ;;
   esac
 }
@@ -64,11 +64,11 @@ _xdg_share_options() {
   case $1 in
     share) options='--service --target --picker --text --url --json --help --' ;;
     list) options='--text --url --json --help --' ;;
-    new) options='--swift --shell --python --from-xcode --identifier --define --sharekit-url --help' ;;
+    new) options='--swift --shell --python --from-xcode --identifier --define --entitlements --sharekit-url --help' ;;
     validate) options='--help' ;;
     why) options='--text --url --json --help --' ;;
     doctor) options='--json --help' ;;
-    install) options='--help' ;;
+    install) options='--allow-unconfined --help' ;;
     uninstall) options='--help' ;;
     configure) options='--set --help' ;;
     history) options='--json --help' ;;

@@ -50,7 +50,7 @@ function __xdg_share_operands
             set separator 1
             set skip 0
         else if string match -q -- '-?*' $token
-            if contains -- $token --define --from-xcode --identifier --idle-timeout --service --set --sharekit-url --target --text --url
+            if contains -- $token --define --entitlements --from-xcode --identifier --idle-timeout --service --set --sharekit-url --target --text --url
                 set skip 1
             end
         else
@@ -116,6 +116,7 @@ complete -c xdg-share -n '__xdg_share_option_of new' -l python -d 'A program in 
 complete -c xdg-share -n '__xdg_share_option_of new' -l from-xcode -r -F -d 'Port a share extension from an Xcode project\'s Info.plist'
 complete -c xdg-share -n '__xdg_share_option_of new' -l identifier -x -d 'The bundle identifier'
 complete -c xdg-share -n '__xdg_share_option_of new' -l define -x -d 'Give a build variable a value'
+complete -c xdg-share -n '__xdg_share_option_of new' -l entitlements -r -F -d 'The Xcode target\'s .entitlements file'
 complete -c xdg-share -n '__xdg_share_option_of new' -l sharekit-url -x -d 'ShareKit\'s git repository'
 
 # validate
@@ -132,6 +133,7 @@ complete -c xdg-share -n '__xdg_share_using why' -F
 complete -c xdg-share -n '__xdg_share_option_of doctor' -l json -d 'Print the findings as JSON'
 
 # install
+complete -c xdg-share -n '__xdg_share_option_of install' -l allow-unconfined -d 'Install a bundle that asks for no sandbox'
 complete -c xdg-share -n '__xdg_share_using install; and test (__xdg_share_operands) -eq 0' -f -a '(__fish_complete_directories (commandline -ct))'
 
 # uninstall

@@ -5,7 +5,9 @@ import SharePOSIX
 
 /// `xdg-share install BUNDLE` and `xdg-share uninstall ID`.
 enum InstallCommands {
-  static func install(_ path: FilePath, context: ToolContext) -> ExitCode {
+  /// Installs the bundle at `path`, after printing the permissions it asks for (on replacing a
+  /// copy, only the new ones); one that asks for no sandbox only when `allowUnconfined`.
+  static func install(_ path: FilePath, allowUnconfined: Bool = false, context: ToolContext) -> ExitCode {
     // By bytes throughout: a bundle, or a user extensions folder, whose path is not UTF-8 is
     // installed like any other and named in messages with escapes (FilePath.text).
     let source = path.trimmingTrailingSlashes
@@ -17,6 +19,18 @@ enum InstallCommands {
     guard let service = outcome.service else { return .failure }
 
     let destinationFolder = context.paths.userExtensionsLocation
+    // Consent, as `flatpak install` asks it: what the bundle may reach, said before it is there;
+    // a bundle placed by hand or by a package manager is taken as it is.
+    if service.entitlements.unconfined && !allowUnconfined {
+      context.output.error(Wording.refusedUnconfined(service.name, id: service.id))
+      return .failure
+    }
+    let replaced = userBundles(withID: service.id, in: destinationFolder).lazy
+      .compactMap { loader.load(bundleAt: $0).service?.entitlements }.first
+    let permissions = service.entitlements.permissions(beyond: replaced ?? .none)
+    for line in Wording.consent(permissions, replacing: replaced != nil, sayingNone: Terminal.isTerminal(1)) {
+      context.output.line(line)
+    }
     let name = Array((service.id + ".shareext").utf8)
     let slash = [UInt8(ascii: "/")]
     let destination = FilePath(bytes: destinationFolder.bytes + slash + name)

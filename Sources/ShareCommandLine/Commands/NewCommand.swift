@@ -92,6 +92,47 @@ enum NewCommand {
     _ source: FilePath, options: NewOptions, bundle: String, context: ToolContext
   ) -> (files: [StagedFile], report: [String])? {
     let file = source.displayString
+    guard let (document, values) = readPropertyList(source, context: context) else { return nil }
+    let settings = BuildSettings(
+      name: options.name, identifier: options.identifier, definitions: options.definitions)
+    let port = XcodePort(values, settings: settings)
+    let findings = port.findings.sorted { order($0.path, $1.path, document.positions) }
+    for finding in findings {
+      context.output.diagnostic(
+        Wording.describe(
+          finding, file: file,
+          position: document.positions[finding.path] ?? document.positions[[finding.path[0]]]))
+    }
+    if findings.contains(where: \.isError) {
+      context.output.error(Wording.nothingWritten(bundle))
+      return nil
+    }
+    var files: [StagedFile] = []
+    if let executable = port.executable {
+      files.append(StagedFile(bundle + "/" + executable, NewTemplates.notPorted, executable: true))
+    }
+    files.append(
+      StagedFile(
+        bundle + "/Info.plist", PropertyListWriter.xml(.dictionary(port.root), positions: document.positions))
+    )
+    let id =
+      port.root[InfoPlistKey.identifier].flatMap { if case .string(let id) = $0 { id } else { nil } } ?? ""
+    var report = Wording.ported(bundle: bundle, id: id, from: file, program: port.executable)
+    guard let entitlements = entitlementsFile(options, beside: source, context: context) else { return nil }
+    if let entitlements {
+      guard let ported = portEntitlements(entitlements, settings: settings, bundle: bundle, context: context)
+      else { return nil }
+      files += ported.files
+      report.insert(contentsOf: ported.report, at: 1)
+    }
+    return (files, report)
+  }
+
+  /// The property list at `source`, its top level a dictionary; nil after saying why not.
+  private static func readPropertyList(_ source: FilePath, context: ToolContext)
+    -> (PropertyListDocument, [String: PropertyListValue])?
+  {
+    let file = source.displayString
     let bytes: [UInt8]
     do {
       let status = try FileSystem.status(source.bytes)
@@ -123,9 +164,42 @@ enum NewCommand {
         ))
       return nil
     }
-    let settings = BuildSettings(
-      name: options.name, identifier: options.identifier, definitions: options.definitions)
-    let port = XcodePort(values, settings: settings)
+    return (document, values)
+  }
+
+  /// The target's `.entitlements` file: `--entitlements`, or the one beside the Info.plist
+  /// (`NAME.entitlements` when there are several, as Xcode names a target's). `.some(nil)` when
+  /// there is none; nil after saying why none can be chosen.
+  private static func entitlementsFile(_ options: NewOptions, beside source: FilePath, context: ToolContext)
+    -> FilePath??
+  {
+    if let given = options.entitlements { return given }
+    let slash = source.bytes.lastIndex(of: UInt8(ascii: "/"))
+    let folder = slash.map { Array(source.bytes[...$0]) } ?? []
+    let names = (FileSystem.entries(ofDirectory: folder.isEmpty ? Array(".".utf8) : folder) ?? [])
+      .filter { $0.first != UInt8(ascii: ".") && $0.reversed().starts(with: ".entitlements".utf8.reversed()) }
+      .sorted { $0.lexicographicallyPrecedes($1) }
+    let named = Array((options.name + ".entitlements").utf8)
+    switch names.count {
+    case 0: return .some(nil)
+    case 1: return FilePath(bytes: folder + names[0])
+    default:
+      if names.contains(named) { return FilePath(bytes: folder + named) }
+      context.output.error(
+        Wording.describe(
+          .severalEntitlements(source.displayString, names: names.map { FilePath(bytes: $0).displayString })))
+      return nil
+    }
+  }
+
+  /// The bundle's Entitlements.plist from the target's `.entitlements` file at `source` (none when
+  /// no key carries over), and what to say of it; nil after saying why it cannot be ported.
+  private static func portEntitlements(
+    _ source: FilePath, settings: BuildSettings, bundle: String, context: ToolContext
+  ) -> (files: [StagedFile], report: [String])? {
+    let file = source.displayString
+    guard let (document, values) = readPropertyList(source, context: context) else { return nil }
+    let port = EntitlementsPort(values, settings: settings, positions: document.positions)
     let findings = port.findings.sorted { order($0.path, $1.path, document.positions) }
     for finding in findings {
       context.output.diagnostic(
@@ -133,21 +207,17 @@ enum NewCommand {
           finding, file: file,
           position: document.positions[finding.path] ?? document.positions[[finding.path[0]]]))
     }
-    if findings.contains(where: \.isError) {
+    if !findings.isEmpty {
       context.output.error(Wording.nothingWritten(bundle))
       return nil
     }
-    var files: [StagedFile] = []
-    if let executable = port.executable {
-      files.append(StagedFile(bundle + "/" + executable, NewTemplates.notPorted, executable: true))
-    }
-    files.append(
-      StagedFile(
-        bundle + "/Info.plist", PropertyListWriter.xml(.dictionary(port.root), positions: document.positions))
-    )
-    let id =
-      port.root[InfoPlistKey.identifier].flatMap { if case .string(let id) = $0 { id } else { nil } } ?? ""
-    return (files, Wording.ported(bundle: bundle, id: id, from: file, program: port.executable))
+    let written = bundle + "/" + EntitlementKey.fileName
+    let files =
+      port.kept.isEmpty
+      ? []
+      : [StagedFile(written, PropertyListWriter.xml(.dictionary(port.kept), positions: document.positions))]
+    let kept = EntitlementKey.all.filter { port.kept[$0] != nil }
+    return (files, Wording.portedEntitlements(written, from: file, kept: kept, leftOut: port.leftOut))
   }
 
   /// Findings in the order of the file, by where their values begin; then by key path.

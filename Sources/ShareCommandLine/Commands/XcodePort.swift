@@ -195,15 +195,18 @@ struct XcodePort {
     for (key, reference) in Self.generatedKeys where root[key] == nil { root[key] = .string(reference) }
     var findings: [Finding] = []
     for (key, value) in root {
-      root[key] = Self.substitute(value, path: [key], settings: settings, findings: &findings)
+      root[key] = Self.substitute(
+        value, path: [key], settings: settings, findings: &findings, isRead: Self.isRead)
     }
     self.root = root
     self.findings = findings
   }
 
   /// `value` with its strings expanded, depth first; the reader bounds how deep a value nests.
-  private static func substitute(
-    _ value: PropertyListValue, path: [String], settings: BuildSettings, findings: inout [Finding]
+  /// `isRead`: whether xdg-share reads a top-level key, where a reference left is an error.
+  static func substitute(
+    _ value: PropertyListValue, path: [String], settings: BuildSettings, findings: inout [Finding],
+    isRead: (String) -> Bool
   ) -> PropertyListValue {
     switch value {
     case .string(let text):
@@ -215,12 +218,13 @@ struct XcodePort {
     case .array(let elements):
       return .array(
         elements.enumerated().map {
-          substitute($1, path: path + [String($0)], settings: settings, findings: &findings)
+          substitute($1, path: path + [String($0)], settings: settings, findings: &findings, isRead: isRead)
         })
     case .dictionary(let values):
       var result: [String: PropertyListValue] = [:]
       for (key, element) in values {
-        result[key] = substitute(element, path: path + [key], settings: settings, findings: &findings)
+        result[key] = substitute(
+          element, path: path + [key], settings: settings, findings: &findings, isRead: isRead)
       }
       return .dictionary(result)
     default:
@@ -236,5 +240,38 @@ struct XcodePort {
     let components = name.split(separator: "/", omittingEmptySubsequences: false)
     guard components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else { return nil }
     return name
+  }
+}
+
+/// An Xcode target's `.entitlements` file made into a bundle's Entitlements.plist: the keys that
+/// carry over kept, their references expanded; the others left out, each named.
+struct EntitlementsPort {
+  /// The keys written, with their values.
+  var kept: [String: PropertyListValue] = [:]
+  /// The keys left out, in the file's order: those with no meaning here, and Apple's for what is
+  /// always so here (`com.apple.security.app-sandbox`), `alwaysSo`.
+  var leftOut: [(key: String, alwaysSo: Bool)] = []
+  /// References left unexpanded in the keys kept: each an error.
+  var findings: [XcodePort.Finding] = []
+
+  /// Ports `source`, the file's top-level dictionary, with `settings`; `positions` order the
+  /// keys left out as the file does.
+  init(_ source: [String: PropertyListValue], settings: BuildSettings, positions: [[String]: TextPosition]) {
+    let keys = source.keys.sorted { a, b in
+      switch (positions[[a]], positions[[b]]) {
+      case (let first?, let second?) where first != second: first < second
+      default: a < b
+      }
+    }
+    for key in keys {
+      guard let value = source[key] else { continue }
+      guard EntitlementKey.all.contains(key) else {
+        leftOut.append((key, EntitlementKey.alwaysSo.contains(key)))
+        continue
+      }
+      kept[key] = XcodePort.substitute(value, path: [key], settings: settings, findings: &findings) { _ in
+        true
+      }
+    }
   }
 }

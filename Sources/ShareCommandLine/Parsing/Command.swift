@@ -8,7 +8,9 @@ public enum Command: Equatable, Sendable {
   case list(ListOptions)
   case validate(paths: [FilePath])
   case share(ShareOptions)
-  case install(path: FilePath)
+  /// `install [--allow-unconfined] BUNDLE`; `allowUnconfined`: the user allows a bundle that
+  /// asks for no sandbox.
+  case install(path: FilePath, allowUnconfined: Bool = false)
   case uninstall(id: String)
   case history(json: Bool)
   case retry(id: String, json: Bool, again: Bool)
@@ -127,4 +129,7 @@ public struct NewOptions: Equatable, Sendable {
   public var definitions: [Definition] = []
   /// `--sharekit-url`; `nil`: the repository this xdg-share was built from.
   public var shareKitURL: String?
+  /// `--entitlements`, for `--from-xcode`: the target's `.entitlements` file; `nil`: the one
+  /// beside the Info.plist, if there is one.
+  public var entitlements: FilePath?
 }

@@ -19,7 +19,8 @@ struct OptionSpec: Sendable {
   /// (`--system`), but always takes or refuses a value alike.
   enum Key: Sendable {
     case json, text, url, service, target, picker, idleTimeout, system, again
-    case swift, shell, python, fromXcode, identifier, define, shareKitURL
+    case swift, shell, python, fromXcode, identifier, define, shareKitURL, entitlements
+    case allowUnconfined
     case set
   }
 

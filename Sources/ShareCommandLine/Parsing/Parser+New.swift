@@ -2,7 +2,7 @@ import ShareCore
 
 extension Parser {
   /// `new (--swift | --shell | --python | --from-xcode INFO_PLIST) [--identifier ID]
-  /// [--define VAR=VALUE]... [--sharekit-url URL] NAME`.
+  /// [--define VAR=VALUE]... [--entitlements FILE] [--sharekit-url URL] NAME`.
   static func parseNew(_ cursor: inout ArgumentCursor) throws(UsageError) -> NewOptions {
     let given = try OptionValues.read(&cursor, operands: 1)
     guard let template = given.template else { throw .missingArgument(.template, command: .new) }
@@ -18,9 +18,14 @@ extension Parser {
     if given.shareKitURL != nil, template.template != .swift {
       throw .conflictingOptions("--sharekit-url", template.option, command: .new)
     }
+    if given.entitlements != nil {
+      guard case .fromXcode = template.template else {
+        throw .conflictingOptions("--entitlements", template.option, command: .new)
+      }
+    }
     return NewOptions(
       template: template.template, name: name, identifier: given.identifier, definitions: given.definitions,
-      shareKitURL: given.shareKitURL)
+      shareKitURL: given.shareKitURL, entitlements: given.entitlements)
   }
 }
 

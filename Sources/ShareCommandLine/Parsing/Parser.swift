@@ -51,7 +51,7 @@ public enum Parser {
       return .validate(paths: given.operands.map(FilePath.init(bytes:)))
     case .share: return .share(try parseShare(&cursor))
     case .install:
-      return .install(path: FilePath(bytes: try single(&cursor, "BUNDLE")))
+      return try parseInstall(&cursor)
     case .uninstall:
       return .uninstall(id: String(decoding: try single(&cursor, "ID"), as: UTF8.self))
     case .history:
@@ -117,6 +117,27 @@ public enum Parser {
     return WhyOptions(subject: subject, json: given.json, selection: given.selection)
   }
 
+  /// `install [--allow-unconfined] BUNDLE`: any other option is as unexpected as a second
+  /// bundle, as it was before the command took an option.
+  private static func parseInstall(_ cursor: inout ArgumentCursor) throws(UsageError) -> Command {
+    var bundle: [UInt8]?
+    var allowUnconfined = false
+    while let argument = try cursor.next() {
+      switch argument {
+      case .option(let name, let inline)
+      where CommandTable.install.option(named: name)?.key == .allowUnconfined:
+        try cursor.refuseValue(inline, of: name)
+        allowUnconfined = true
+      case .positional(let bytes) where bundle == nil:
+        bundle = bytes
+      default:
+        throw .unexpectedArgument(describe(argument), command: .install)
+      }
+    }
+    guard let bundle else { throw .missingArgument(.operand("BUNDLE"), command: .install) }
+    return .install(path: FilePath(bytes: bundle), allowUnconfined: allowUnconfined)
+  }
+
   private static func parseShare(_ cursor: inout ArgumentCursor) throws(UsageError) -> ShareOptions {
     let given = try OptionValues.read(&cursor)
     var options = ShareOptions(
@@ -175,6 +196,8 @@ struct OptionValues {
   var identifier: String?
   var definitions: [NewOptions.Definition] = []
   var shareKitURL: String?
+  /// `new --entitlements FILE`.
+  var entitlements: FilePath?
 
   /// Reads every argument left; with `operands`, no more operands than that.
   static func read(_ cursor: inout ArgumentCursor, operands limit: Int? = nil) throws(UsageError)
@@ -271,6 +294,12 @@ struct OptionValues {
       definitions.append(
         NewOptions.Definition(
           variable: String(text[..<equals]), value: String(text[text.index(after: equals)...])))
+    case .allowUnconfined:
+      // Read by `parseInstall`, the one command that takes it.
+      break
+    case .entitlements:
+      guard let value else { throw .missingValue(option: option.name) }
+      entitlements = FilePath(bytes: value)
     case .shareKitURL:
       let text = try text()
       guard !text.isEmpty else {

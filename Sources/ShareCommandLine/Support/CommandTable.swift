@@ -132,7 +132,7 @@ enum CommandTable {
         .json, "--json",
         help: """
           Print a JSON array of {"id", "name", "icon", "description", "version",
-          "bundle"} objects.
+          "bundle", "entitlements"} objects.
           """, brief: "Print the services as JSON"),
     ],
     operands: [OperandSpec("FILE", repeatable: true, completes: .files)], listsOptions: true,
@@ -197,12 +197,27 @@ enum CommandTable {
     exitStatus: .summary("0 nothing needs you; 1 something does (each such line says what to do); 2 usage."))
 
   static let install = CommandSpec(
-    .install, summary: "Validate a bundle and install it for this user.", usage: "install BUNDLE",
+    .install, summary: "Validate a bundle and install it for this user.",
+    usage: "install [--allow-unconfined] BUNDLE",
     description: """
       Validate a *.shareext bundle and copy it into $XDG_DATA_HOME/xdg-share/extensions,
-      replacing an earlier copy of the same service.
-      """, operands: [OperandSpec("BUNDLE", completes: .directories)],
-    exitStatus: .summary("0 installed; 1 the bundle is invalid or cannot be copied; 2 usage."))
+      replacing an earlier copy of the same service. First print what its Entitlements.plist
+      lets it reach beyond the items it is handed (the network, names on the session bus,
+      folders...), or, replacing a copy, only what is new. A bundle that asks for no sandbox
+      (org.xdgshare.unconfined) is refused without --allow-unconfined.
+      """,
+    options: [
+      OptionSpec(
+        .allowUnconfined, "--allow-unconfined",
+        help: """
+          Install a bundle that asks to run without a sandbox,
+          with everything your account can reach.
+          """, brief: "Install a bundle that asks for no sandbox")
+    ],
+    operands: [OperandSpec("BUNDLE", completes: .directories)], listsOptions: true,
+    exitStatus: .summary(
+      "0 installed; 1 the bundle is invalid, asks for no sandbox (see --allow-unconfined) or cannot be copied; 2 usage."
+    ))
 
   static let uninstall = CommandSpec(
     .uninstall, summary: "Remove a service this user installed.", usage: "uninstall ID",
@@ -342,7 +357,7 @@ enum CommandTable {
     .new, summary: "Write a share-extension bundle to start from, or port an Xcode one.",
     usage: """
       new (--swift | --shell | --python | --from-xcode INFO_PLIST) [--identifier ID] \
-      [--define VAR=VALUE]... [--sharekit-url URL] NAME
+      [--define VAR=VALUE]... [--entitlements FILE] [--sharekit-url URL] NAME
       """,
     description: """
       Write NAME.shareext in the current folder: a bundle that validates and installs as it
@@ -391,6 +406,12 @@ enum CommandTable {
           --from-xcode (repeatable).
           """, brief: "Give a build variable a value"),
       OptionSpec(
+        .entitlements, "--entitlements", "FILE", completes: .files,
+        help: """
+          The target's .entitlements file, for --from-xcode; by
+          default the one beside INFO_PLIST, if there is one.
+          """, brief: "The Xcode target's .entitlements file"),
+      OptionSpec(
         .shareKitURL, "--sharekit-url", "URL",
         help: """
           ShareKit's git repository, for --swift; by default the
@@ -406,7 +427,9 @@ enum CommandTable {
       changes these. Modifiers: $(VAR:rfc1034identifier), :c99extidentifier, :identifier,
       :lower, :upper, :default=VALUE. A variable left undefined in a key xdg-share reads
       (identifier, names, program, version, icon, NSExtension, XDGShare...) is an error,
-      and nothing is written; in any other key, a warning, and it is left as written.
+      and nothing is written; in any other key, a warning, and it is left as written. The
+      entitlements that carry over (the network, App Groups, folders...) are written into
+      Entitlements.plist; each key that has no meaning here is named and left out.
       """,
     exitStatus: .summary("0 written; 1 nothing written: something is in the way or invalid; 2 usage."))
 }

@@ -85,6 +85,9 @@ extension Wording {
         "    ✗ \(title): not offered: it needs \(Diagnostics.listed(needs, "and")), not found on this desktop; install "
           + (needs.count == 1 ? "it" : "them"))
     }
+    if let permissions = entry.outcome.service.flatMap({ permissionsLine($0.entitlements) }) {
+      lines.append("        " + permissions)
+    }
     if bundle.state != .invalid {
       lines += entry.outcome.problems.filter { $0.severity == .warning }.map {
         "        " + Diagnostics.line(for: $0)

@@ -10,6 +10,8 @@ extension Wording {
     case cannotWrite(String, reason: String)
     /// No `--sharekit-url`, and the repository xdg-share was built from (this folder) is gone.
     case noShareKitRepository(String)
+    /// Several `.entitlements` files beside the Info.plist, none named after the target.
+    case severalEntitlements(String, names: [String])
   }
 
   static func describe(_ problem: NewProblem) -> String {
@@ -19,6 +21,8 @@ extension Wording {
     case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
     case .noShareKitRepository(let folder):
       "cannot tell where ShareKit's repository is (xdg-share was built from \(folder), which is not there any more); give it with --sharekit-url URL"
+    case .severalEntitlements(let source, let names):
+      "cannot tell which of \(names.joined(separator: ", ")) beside \(source) is the target's entitlements; give it with --entitlements FILE"
     }
   }
 
@@ -61,6 +65,24 @@ extension Wording {
       "Build it into the bundle (the first build takes a few minutes):",
       "  \(build)",
     ]
+  }
+
+  /// What `--from-xcode` made of the target's `.entitlements` file (`source`): the keys written
+  /// into `written`, then each key left out, one a line.
+  static func portedEntitlements(
+    _ written: String, from source: String, kept: [String], leftOut: [(key: String, alwaysSo: Bool)]
+  ) -> [String] {
+    var lines = [
+      kept.isEmpty
+        ? "Nothing in \(source) carries over, so the service has no entitlements (no \(EntitlementKey.fileName))."
+        : "Wrote \(written) from \(source): \(kept.joined(separator: ", "))."
+    ]
+    for (key, alwaysSo) in leftOut {
+      lines.append(
+        "  \(key): left out, as "
+          + (alwaysSo ? "every service is sandboxed here and reads its items" : "it has no meaning here"))
+    }
+    return lines
   }
 
   static func ported(bundle: String, id: String, from source: String, program: String?) -> [String] {

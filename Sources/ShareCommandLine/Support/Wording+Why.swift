@@ -7,6 +7,7 @@ extension Wording {
     let subject = explanation.name ?? explanation.id
     var lines = [explanation.name.map { "\($0) (\(explanation.id))" } ?? explanation.id]
     if let bundle = explanation.bundle { lines.append("  \(bundle.displayString)") }
+    if let permissions = permissionsLine(explanation.entitlements) { lines.append("  " + permissions) }
     // What keeps it out of every sheet comes first: it is the answer whatever the items.
     for obstacle in explanation.obstacles {
       lines.append("Not offered: " + Diagnostics.message(for: obstacle, service: subject))

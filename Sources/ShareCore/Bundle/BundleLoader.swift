@@ -35,9 +35,17 @@ public struct BundleLoader: Sendable {
   /// Loads the bundle at `path`, any bytes; problems name it by ``FilePath/text``.
   public func load(bundleAt path: FilePath) -> Outcome {
     var reader = ManifestReader(bundleLocation: path, files: files)
-    let service = reader.read(languages: languages)
+    var service = reader.read(languages: languages)
+    var problems = reader.problems
+    // Read even when Info.plist has errors, so that `validate` reports both files' at once.
+    if reader.isBundle {
+      var entitlements = ManifestReader(bundleLocation: path, files: files, fileName: EntitlementKey.fileName)
+      let declared = entitlements.readEntitlements()
+      problems += entitlements.problems
+      service?.declare(declared)
+    }
     return Outcome(
-      service: reader.problems.contains { $0.severity == .error } ? nil : service, problems: reader.problems,
+      service: problems.contains { $0.severity == .error } ? nil : service, problems: problems,
       identifier: reader.identifierRead, name: reader.nameRead, rulePosition: reader.rulePosition)
   }
 }
@@ -75,14 +83,18 @@ struct ManifestReader {
   var identifierRead: String?
   var nameRead: String?
   var rulePosition: TextPosition?
+  /// Whether the bundle is a folder, so that its other files are worth reading.
+  var isBundle = false
 
   /// The largest Info.plist read; real ones are a few kilobytes.
   static let maximumPlistSize = 1 << 20
 
-  init(bundleLocation: FilePath, files: any BundleFiles) {
+  /// A reader of `fileName` at the bundle's root: `Info.plist`, or `Entitlements.plist`, whose
+  /// problems are placed in that file as Info.plist's are.
+  init(bundleLocation: FilePath, files: any BundleFiles, fileName: String = "Info.plist") {
     self.bundleLocation = bundleLocation.trimmingTrailingSlashes
     self.bundlePath = self.bundleLocation.text
-    self.plistLocation = FilePath(bytes: self.bundleLocation.bytes + Array("/Info.plist".utf8))
+    self.plistLocation = FilePath(bytes: self.bundleLocation.bytes + Array(("/" + fileName).utf8))
     self.plistPath = plistLocation.text
     self.files = files
   }
@@ -115,36 +127,15 @@ struct ManifestReader {
       problems.append(BundleProblem(file: bundlePath, kind: .notABundle(exists: bundleKind != nil)))
       return nil
     }
+    isBundle = true
     if !bundleLocation.bytes.reversed().starts(with: ".shareext".utf8.reversed()) {
       problems.append(BundleProblem(file: bundlePath, kind: .notABundle(), severity: .warning))
     }
-    // A FIFO or a huge file named Info.plist must not hold up every reader of the registry. The
-    // file a link leads to is what counts.
     guard let plistKind = files.kind(of: plistLocation) else {
       report(.missingFile(expected: .fileInBundle, name: "Info.plist"))
       return nil
     }
-    guard case .regular(let size) = plistKind, size <= Self.maximumPlistSize else {
-      report(.unreadable(.notARegularFile(maximumSize: Self.maximumPlistSize)))
-      return nil
-    }
-    guard let data = files.contents(of: plistLocation, maximumSize: Self.maximumPlistSize) else {
-      report(.unreadable(.permissionDenied))
-      return nil
-    }
-    let document: PropertyListDocument
-    do {
-      document = try PropertyListReader.read(data)
-    } catch {
-      report(.malformedPropertyList(error), position: error.position)
-      return nil
-    }
-    self.document = document
-    guard let values = document.value.dictionaryValue else {
-      report(.unreadable(.notADictionary), position: document.positions[[]])
-      return nil
-    }
-    let root = Scope(values: values, path: [])
+    guard let root = readRoot(plistKind), let document else { return nil }
 
     let id = identifier(in: root)
     identifierRead = id
@@ -196,6 +187,34 @@ struct ManifestReader {
     service.application = application
     service.targetSignals = targetSignals
     return service
+  }
+
+  /// The file's top-level dictionary, or nil after reporting why there is none. `kind`: what the
+  /// file is, found there (the caller says what its absence means).
+  mutating func readRoot(_ kind: BundleFileKind) -> Scope? {
+    // A FIFO or a huge file named Info.plist must not hold up every reader of the registry. The
+    // file a link leads to is what counts.
+    guard case .regular(let size) = kind, size <= Self.maximumPlistSize else {
+      report(.unreadable(.notARegularFile(maximumSize: Self.maximumPlistSize)))
+      return nil
+    }
+    guard let data = files.contents(of: plistLocation, maximumSize: Self.maximumPlistSize) else {
+      report(.unreadable(.permissionDenied))
+      return nil
+    }
+    let document: PropertyListDocument
+    do {
+      document = try PropertyListReader.read(data)
+    } catch {
+      report(.malformedPropertyList(error), position: error.position)
+      return nil
+    }
+    self.document = document
+    guard let values = document.value.dictionaryValue else {
+      report(.unreadable(.notADictionary), position: document.positions[[]])
+      return nil
+    }
+    return Scope(values: values, path: [])
   }
 
   // MARK: Keys

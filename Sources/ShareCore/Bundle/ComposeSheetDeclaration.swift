@@ -26,16 +26,28 @@ public struct ComposeSheetDeclaration: Sendable, Equatable {
     /// `Secure`: a password. xdg-share keeps it in the Secret Service, never in a file, and
     /// never records it in history.
     public var isSecure: Bool
+    /// `Kind`: what the value is.
+    public var kind: Kind
+
+    /// What an item's value is.
+    public enum Kind: String, Sendable, CaseIterable {
+      /// Text (or one of `choices`): the default.
+      case text
+      /// A folder the user chose: the service's sandbox has it, and no other, read-write, as
+      /// Apple's open panel grants what the user picked (``ComposeSheetDeclaration/chosenFolders(in:home:)``).
+      case folder
+    }
 
     public init(
       identifier: String, title: String, choices: [String]? = nil, defaultValue: String? = nil,
-      isSecure: Bool = false
+      isSecure: Bool = false, kind: Kind = .text
     ) {
       self.identifier = identifier
       self.title = title
       self.choices = choices
       self.defaultValue = defaultValue
       self.isSecure = isSecure
+      self.kind = kind
     }
 
     /// The value used when the user has chosen none: `Default`, else a choice item's first
@@ -64,6 +76,24 @@ public struct ComposeSheetDeclaration: Sendable, Equatable {
   /// The item whose `Identifier` is `identifier`.
   public func item(_ identifier: String) -> Item? {
     configurationItems.first { $0.identifier == identifier }
+  }
+
+  /// The folders the user chose in the `folder` items of `configuration` (a request's
+  /// `compose.configuration`), which the service's sandbox binds read-write at their own paths:
+  /// `~`, `$HOME` or `${HOME}` at the start is `home`, and a relative path is relative to it (as
+  /// the services read a folder setting). An empty value is none.
+  public func chosenFolders(in configuration: [String: String], home: FilePath) -> [FilePath] {
+    configurationItems.filter { $0.kind == .folder }.compactMap { item in
+      guard let value = configuration[item.identifier] ?? item.initialValue, !value.isEmpty else {
+        return nil
+      }
+      if value == "~" || value == "$HOME" || value == "${HOME}" { return home }
+      for prefix in ["~/", "$HOME/", "${HOME}/"] where value.hasPrefix(prefix) {
+        return FilePath(bytes: home.bytes + [UInt8(ascii: "/")] + value.dropFirst(prefix.count).utf8)
+      }
+      return value.hasPrefix("/")
+        ? FilePath(value) : FilePath(bytes: home.bytes + [UInt8(ascii: "/")] + value.utf8)
+    }
   }
 
   /// The identifiers of the secure items, whose values are never written to a file.
@@ -160,9 +190,20 @@ extension ManifestReader {
         Key.defaultValue, in: item, .unexpectedValue(expected: .oneOf(choices), found: .string(defaultValue)))
     }
     let isSecure = boolean(item, Key.secure) ?? false
+    var kind = ComposeSheetDeclaration.Item.Kind.text
+    if let name = string(item, Key.kind) {
+      if let known = ComposeSheetDeclaration.Item.Kind(rawValue: name) {
+        kind = known
+      } else {
+        let names = ComposeSheetDeclaration.Item.Kind.allCases.map(\.rawValue)
+        report(Key.kind, in: item, .unexpectedValue(expected: .oneOf(names), found: .string(name)))
+        return nil
+      }
+    }
     guard let identifier, let title else { return nil }
     return ComposeSheetDeclaration.Item(
-      identifier: identifier, title: title, choices: choices, defaultValue: defaultValue, isSecure: isSecure)
+      identifier: identifier, title: title, choices: choices, defaultValue: defaultValue, isSecure: isSecure,
+      kind: kind)
   }
 
   /// A key a dictionary of the sheet does not know is a warning, as unknown rule keys are.

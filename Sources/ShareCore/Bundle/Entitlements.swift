@@ -77,6 +77,22 @@ public enum EntitlementKey {
   public static let display = "org.xdgshare.display"
   public static let unconfined = "org.xdgshare.unconfined"
 
+  /// Every key with a meaning here, in the order of docs/sandbox.md's table.
+  public static let all = [
+    networkClient, applicationGroups, userSelectedReadWrite, downloads, pictures, music, movies, print,
+    bluetooth, sessionBusTalk, display, unconfined,
+  ]
+
+  /// Apple's `com.apple.security.app-sandbox`: every service is sandboxed here, whether or not
+  /// it says so.
+  public static let appSandbox = "com.apple.security.app-sandbox"
+  /// Apple's `com.apple.security.files.user-selected.read-only`: a service always reads the
+  /// items it is handed.
+  public static let userSelectedReadOnly = "com.apple.security.files.user-selected.read-only"
+  /// Apple's keys for what is always so here: true is accepted without a word (Xcode writes
+  /// them into every sandboxed target's file), any other value is a warning.
+  public static let alwaysSo = [appSandbox, userSelectedReadOnly]
+
   /// The key that grants `folder`.
   public static func key(for folder: Entitlements.UserFolder) -> String {
     switch folder {

@@ -58,6 +58,13 @@ package enum InfoPlistForm {
       }
   }
 
+  /// A name of `org.xdgshare.session-bus.talk`: a well-known D-Bus name, or one ending in `.*`
+  /// for it and every name below it, as `xdg-dbus-proxy --talk` takes them (`org.kde.*`; not
+  /// `org.*`, nor `*`).
+  package static func isBusNameFilter(_ name: String) -> Bool {
+    isBusName(name.hasSuffix(".*") ? String(name.dropLast(2)) : name)
+  }
+
   /// App Group names as Apple spells them: `group.` and a reverse-DNS name.
   static func isGroupName(_ name: String) -> Bool {
     name.hasPrefix("group.") && isBundleIdentifier(name)

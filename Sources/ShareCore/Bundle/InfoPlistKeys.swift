@@ -58,9 +58,10 @@ public enum InfoPlistKey {
     public static let choices = "Choices"
     public static let defaultValue = "Default"
     public static let secure = "Secure"
+    public static let kind = "Kind"
 
     static let all = [title, postButtonTitle, placeholder, maximumCharacters, configurationItems]
-    static let itemKeys = [identifier, title, choices, defaultValue, secure]
+    static let itemKeys = [identifier, title, choices, defaultValue, secure, kind]
   }
 
   /// The keys of the dictionary form of `NSExtensionActivationRule`.

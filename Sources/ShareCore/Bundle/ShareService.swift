@@ -29,8 +29,13 @@ public struct ShareService: Sendable, Identifiable, Equatable {
   public var requirements: Requirements
   /// How long a request may run, in seconds, when the bundle sets it.
   public var timeout: Double?
-  /// The App Groups whose shared containers the service may use.
-  public var applicationGroups: [String]
+  /// The App Groups whose shared containers the service may use: `XDGShareApplicationGroups` of
+  /// its Info.plist, then those of `com.apple.security.application-groups` in its
+  /// Entitlements.plist, which mean the same. One list with ``entitlements``' own.
+  public var applicationGroups: [String] {
+    get { entitlements.applicationGroups }
+    set { entitlements.applicationGroups = newValue }
+  }
   /// A share or an action extension, from `NSExtensionPointIdentifier`.
   public var kind: Kind
   /// `XDGShareApplication`: the app id of the application the service belongs to.
@@ -42,7 +47,7 @@ public struct ShareService: Sendable, Identifiable, Equatable {
   /// bundle declares none (the program runs at once, and the request has no `compose`).
   public var composeSheet: ComposeSheetDeclaration?
   /// What the service may reach in its sandbox (`Entitlements.plist`); none when the bundle has
-  /// no such file.
+  /// no such file. Its ``Entitlements/applicationGroups`` are ``applicationGroups``.
   public var entitlements: Entitlements = .none
 
   /// What an extension declares itself to be. Both kinds are loaded, matched and run alike; the
@@ -104,9 +109,19 @@ public struct ShareService: Sendable, Identifiable, Equatable {
     self.rule = rule
     self.requirements = requirements
     self.timeout = timeout
-    self.applicationGroups = applicationGroups
     self.kind = kind
     self.composeSheet = composeSheet
+    self.applicationGroups = applicationGroups
+  }
+}
+
+extension ShareService {
+  /// Takes the entitlements its Entitlements.plist declares; the groups of Info.plist's
+  /// `XDGShareApplicationGroups` stay, first, and the file's are added after them.
+  mutating func declare(_ declared: Entitlements) {
+    let groups = applicationGroups
+    entitlements = declared
+    entitlements.applicationGroups = groups + declared.applicationGroups.filter { !groups.contains($0) }
   }
 }
 

@@ -23,6 +23,10 @@ public struct BundleProblem: Error, Hashable, Sendable {
     case ruleDictionaryOrPredicate
     case bundleIdentifier
     case busName
+    /// A name of `org.xdgshare.session-bus.talk`: a bus name, or one ending in `.*`.
+    case busNameOrPrefix
+    /// An App Group name: `group.` and a reverse-DNS name.
+    case applicationGroup
     case signalMatchRule
     case programName
     case value(String)
@@ -98,6 +102,10 @@ public struct BundleProblem: Error, Hashable, Sendable {
     case duplicateIdentifier(String, firstIndex: Int)
     /// `XDGShareComposeSheet` both at the top level and in `NSExtensionAttributes`.
     case declaredTwice
+    /// An entitlement with no meaning here (Apple's `keychain-access-groups`,
+    /// `com.apple.security.network.server`…): it grants nothing. `alwaysSo`: one of those that
+    /// are always so here (`com.apple.security.app-sandbox`), given another value than true.
+    case noMeaningHere(alwaysSo: Bool)
   }
 
   /// The file the problem is in (usually `…/Info.plist`).

@@ -64,6 +64,10 @@ public enum Diagnostics {
       "expected an identifier of its own, found \(quoted(identifier)), which configuration item \(first) already has"
     case .declaredTwice:
       "given both here and at the top level of Info.plist; keep one (the top level is where XDGShare keys go)"
+    case .noMeaningHere(alwaysSo: false):
+      "has no meaning here, so it grants nothing (docs/sandbox.md lists the entitlements that do)"
+    case .noMeaningHere(alwaysSo: true):
+      "has no meaning here: every service is sandboxed and reads the items it is handed (org.xdgshare.unconfined asks for no sandbox)"
     case .unexpandedBuildVariable(let variable):
       "expected the value itself, found the Xcode build variable \(variable), which only Xcode expands (write the value, or make the bundle with xdg-share new --from-xcode)"
     }
@@ -163,6 +167,9 @@ public enum Diagnostics {
     case .ruleDictionaryOrPredicate: "a dictionary or a predicate string"
     case .bundleIdentifier: "a reverse-DNS identifier of letters, digits, '.' and '-'"
     case .busName: "a well-known D-Bus name such as org.kde.kdeconnect"
+    case .busNameOrPrefix:
+      "a well-known D-Bus name such as org.kde.kdeconnect, or one ending in .* for the names below it (org.kde.*)"
+    case .applicationGroup: "an App Group name, group. and a reverse-DNS name (group.ch.example.hoi)"
     case .signalMatchRule:
       "a D-Bus match rule of signals, such as type='signal',interface='org.kde.kdeconnect.daemon'"
     case .programName: "a program name without '/' (alternatives separated by '|')"

@@ -133,6 +133,7 @@ public struct DoctorReport: Sendable {
       "warnings": .strings(entry.outcome.problems.filter { $0.severity == .warning }.map(Diagnostics.line)),
       "missingPrograms": .strings(bundle.missing.programs),
       "missingBusNames": .strings(bundle.missing.busNames),
+      "entitlements": .object(entry.outcome.service?.entitlements.report ?? [:]),
     ]
     if let id = entry.identifier { object["id"] = .string(id) }
     if let name = entry.outcome.service?.name ?? entry.outcome.name { object["name"] = .string(name) }

@@ -547,12 +547,7 @@ private struct ProgramEvaluator {
       }
       return total
     default:
-      var total = 0
-      _ = forEach(collection, &state) { _, weight, _ in
-        total += weight
-        return true
-      }
-      return total
+      return totalWeight(&state) { forEach(collection, &$0, $1) }
     }
   }
 
@@ -649,16 +644,15 @@ private struct ProgramEvaluator {
           == selection.selection.items[item].attributedContentText
       default: return false
       }
-    case .equal:
-      return equal(left, right, &state)
-    case .notEqual:
-      return !equal(left, right, &state)
-    case .less, .lessOrEqual, .greater, .greaterOrEqual:
-      guard let order = order(left, right) else { return false }
-      return op.holds(forOrder: order)
-    case .beginsWith, .endsWith, .contains, .like:
-      guard let string = self.string(left), let other = self.string(right) else { return false }
-      return op.holds(string, other)
+    case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .beginsWith, .endsWith, .contains,
+      .like:
+      // A type identifier against a string constant, for `==` or `!=`: the memo's answer, as a
+      // type question gets.
+      if op == .equal || op == .notEqual, let same = sameType(left, right, &state) {
+        return same == (op == .equal)
+      }
+      // Otherwise the tree's evaluator compares the values, so that both answer alike.
+      return PredicateEvaluator(selection: selection.selection).compare(treeValue(left), op, treeValue(right))
     }
   }
 
@@ -702,35 +696,28 @@ private struct ProgramEvaluator {
     }
   }
 
-  private func string(_ value: ProgramValue) -> String? {
-    switch value {
-    case .constant(let constant): program.strings[constant]
-    case .text(let item): selection.selection.items[item].attributedContentText
-    case .typeIdentifier(let identifier): selection.selection.identifiers[identifier]
-    default: nil
-    }
-  }
-
-  private func equal(_ left: ProgramValue, _ right: ProgramValue, _ state: inout ProgramState) -> Bool {
+  /// Whether the type identifier is the string constant, when `left` and `right` are the two (in
+  /// either order); nil for any other pair.
+  private func sameType(_ left: ProgramValue, _ right: ProgramValue, _ state: inout ProgramState) -> Bool? {
     switch (left, right) {
-    case (.null, .null), (.emptyDictionary, .emptyDictionary): return true
-    case (.number(let a), .number(let b)): return a == b
-    case (.typeIdentifier(let a), .typeIdentifier(let b)): return a == b
     case (.typeIdentifier(let identifier), .constant(let constant)),
       (.constant(let constant), .typeIdentifier(let identifier)):
-      return sameAs(identifier, constant, &state)
+      sameAs(identifier, constant, &state)
     default:
-      guard let a = string(left), let b = string(right) else { return false }
-      return a == b
+      nil
     }
   }
 
-  /// -1, 0 or 1 for numbers and strings; nil for anything else, which orders with nothing.
-  private func order(_ left: ProgramValue, _ right: ProgramValue) -> Int? {
-    if case .number(let a) = left, case .number(let b) = right {
-      return a < b ? -1 : a > b ? 1 : a == b ? 0 : nil
+  /// `value` as the tree's evaluator holds it: constants and texts become their strings.
+  private func treeValue(_ value: ProgramValue) -> PredicateValue {
+    switch value {
+    case .null: .null
+    case .number(let number): .number(number)
+    case .constant(let constant): .string(program.strings[constant])
+    case .text(let item):
+      selection.selection.items[item].attributedContentText.map(PredicateValue.string) ?? .null
+    case .typeIdentifier(let identifier): .typeIdentifier(identifier)
+    case .emptyDictionary: .emptyDictionary
     }
-    guard let a = string(left), let b = string(right) else { return nil }
-    return a < b ? -1 : a == b ? 0 : 1
   }
 }

@@ -118,12 +118,7 @@ struct PredicateEvaluator {
       }
       return total
     default:
-      var total = 0
-      _ = forEach(collection, &scope) { _, weight, _ in
-        total += weight
-        return true
-      }
-      return total
+      return totalWeight(&scope) { forEach(collection, &$0, $1) }
     }
   }
 
@@ -256,6 +251,20 @@ struct PredicateEvaluator {
     while p < pattern.endIndex, pattern[p] == "*" { p = pattern.index(after: p) }
     return p == pattern.endIndex
   }
+}
+
+/// How many elements a collection stands for: the weights its `forEach` visits, added up. What
+/// both evaluators (the tree's and the compiled rules') count when they have no shorter way.
+func totalWeight<State>(
+  _ state: inout State,
+  visiting forEach: (inout State, (_ element: Int, _ weight: Int, _ state: inout State) -> Bool) -> Bool
+) -> Int {
+  var total = 0
+  _ = forEach(&state) { _, weight, _ in
+    total += weight
+    return true
+  }
+  return total
 }
 
 extension Predicate.Operator {

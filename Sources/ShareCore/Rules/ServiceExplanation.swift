@@ -18,6 +18,9 @@ public struct ServiceExplanation: Sendable {
   /// The rule, when the bundle is valid.
   public var rule: ActivationRule?
   public var trace: RuleTrace?
+  /// What the service may reach beyond its items (its Entitlements.plist); none for an invalid
+  /// bundle.
+  public var entitlements: Entitlements = .none
 
   public init(
     id: String, name: String?, bundle: FilePath?, obstacles: [Obstacle], otherBundles: [OtherBundle] = [],
@@ -161,6 +164,7 @@ extension ServiceExplanation {
           ]
         }),
       "items": .objects(items.map(Self.report)),
+      "entitlements": .object(entitlements.report),
     ]
     if let name { report["name"] = .string(name) }
     if let bundle { report["bundle"] = .string(bundle.text) }

@@ -4,37 +4,32 @@ import SharePOSIX
 
 /// Copy to Clipboard: texts and links as plain text, one image file as image data (`image/png`
 /// for a PNG, else the image's own MIME type: no converter is at hand), or files (and links) as a
-/// `text/uri-list`, through the session's clipboard program: `wl-copy` in a Wayland session, else
-/// `xclip` or `xsel` in an X11 session.
+/// `text/uri-list`, put on the clipboard by the host through the broker (``ShareBroker``): a
+/// sandboxed service reaches no display. The host uses the session's clipboard program: `wl-copy`
+/// in a Wayland session, else `xclip` or `xsel` in an X11 session.
 ///
 /// The clipboard programs serve one type each: an image is pasted as the picture, into an editor
-/// or a chat, rather than as the file's name.
-///
-/// The programs stay running to serve the clipboard (each forks into the background); their
-/// output goes to the request's log. `xsel` offers plain text only, so with it a list of files
-/// is pasted as the list's text.
+/// or a chat, rather than as the file's name. `xsel` offers plain text only, so with it an image
+/// is pasted as its file's URI and a list of files as the list's text.
 public struct ClipboardService: ShareExtension {
   public static let identifier = "org.xdgshare.clipboard"
-  /// How long the clipboard program may take to read what it is given.
-  static let launchGrace = 10.0
 
   public init() {}
 
   public func perform(context: ExtensionContext) async throws {
-    let environment = ServiceEnvironment()
     let content = SharedContent(context.inputItems)
-    var clip = try Self.clip(content)
-    let tool = try Self.tool(environment: environment)
-    if case .image = clip.type, tool == .xsel {
-      // xsel offers text only: the file's URI as text, as before.
-      clip = try Self.uriList(content)
-    }
+    let clip = try Self.clip(content)
+    let broker = try ShareBroker.current()
     context.setProgress(0.5, message: "Copying to the clipboard")
-    let outcome = try Programs(environment: environment).launch(
-      tool.arguments(for: clip.type).map { Array($0.utf8) }, input: clip.data, grace: Self.launchGrace)
-    if case .exited(let status) = outcome, status != 0 {
-      throw ShareError(
-        code: Int(status), message: "\(tool.name) could not copy to the clipboard (status \(status))")
+    switch clip.type {
+    case .text: try broker.copy(text: String(decoding: clip.data, as: UTF8.self))
+    case .uriList: try broker.copy(uriList: String(decoding: clip.data, as: UTF8.self))
+    case .image(let type):
+      // The file itself goes to the host, by descriptor; its URI is the text fallback.
+      let uris = try Self.uriList(content)
+      try broker.copy(
+        image: content.files[0].path, mimeType: type, textFallback: String(decoding: uris.data, as: UTF8.self)
+      )
     }
     context.completeRequest()
   }
@@ -49,6 +44,7 @@ public struct ClipboardService: ShareExtension {
     }
 
     var type: Kind
+    /// The text, or the list; an image is sent as its file.
     var data: [UInt8]
   }
 
@@ -71,15 +67,12 @@ public struct ClipboardService: ShareExtension {
         "The clipboard holds either text or files, not both: copy the text and the files separately")
     }
     if content.things.count == 1, let file = content.files.first, let type = imageType(file) {
-      let data: [UInt8]
       do {
-        let descriptor = try FileDescriptor.openForReading(file.path)
-        defer { descriptor.close() }
-        data = try descriptor.readToEnd()
+        try FileDescriptor.openForReading(file.path).close()
       } catch {
         throw ShareError("Cannot read \(file.displayName): \(error.reason)")
       }
-      return Clip(type: .image(type), data: data)
+      return Clip(type: .image(type), data: [])
     }
     return try uriList(content)
   }
@@ -102,53 +95,5 @@ public struct ClipboardService: ShareExtension {
     let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     if FileSystem.readPrefix(of: file.path, count: signature.count) == signature { return "image/png" }
     return file.typeIdentifiers.first { $0.hasPrefix("image/") && !$0.contains(" ") }
-  }
-
-  /// A clipboard program.
-  enum Tool: Equatable {
-    case wlCopy
-    case xclip
-    case xsel
-
-    var name: String {
-      switch self {
-      case .wlCopy: "wl-copy"
-      case .xclip: "xclip"
-      case .xsel: "xsel"
-      }
-    }
-
-    /// The argv that puts standard input on the clipboard as `type`.
-    func arguments(for type: Clip.Kind) -> [String] {
-      switch (self, type) {
-      case (.wlCopy, .text): ["wl-copy", "--type", "text/plain;charset=utf-8"]
-      case (.wlCopy, .uriList): ["wl-copy", "--type", "text/uri-list"]
-      case (.wlCopy, .image(let type)): ["wl-copy", "--type", type]
-      case (.xclip, .text): ["xclip", "-selection", "clipboard", "-in"]
-      case (.xclip, .uriList): ["xclip", "-selection", "clipboard", "-target", "text/uri-list", "-in"]
-      case (.xclip, .image(let type)): ["xclip", "-selection", "clipboard", "-target", type, "-in"]
-      case (.xsel, _): ["xsel", "--clipboard", "--input"]
-      }
-    }
-  }
-
-  /// The session's clipboard program: wl-copy when `WAYLAND_DISPLAY` is set, xclip or xsel when
-  /// `DISPLAY` is.
-  static func tool(environment: ServiceEnvironment) throws(ShareError) -> Tool {
-    let wayland = environment["WAYLAND_DISPLAY"] != nil
-    let x11 = environment["DISPLAY"] != nil
-    if wayland, environment.program(named: "wl-copy") != nil { return .wlCopy }
-    if x11 {
-      if environment.program(named: "xclip") != nil { return .xclip }
-      if environment.program(named: "xsel") != nil { return .xsel }
-    }
-    switch (wayland, x11) {
-    case (false, false):
-      throw ShareError("No graphical session to copy to: neither WAYLAND_DISPLAY nor DISPLAY is set")
-    case (true, false):
-      throw ShareError("This Wayland session has no clipboard program: install wl-clipboard")
-    default:
-      throw ShareError("This session has no clipboard program: install wl-clipboard, xclip or xsel")
-    }
   }
 }

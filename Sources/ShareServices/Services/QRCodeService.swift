@@ -5,13 +5,12 @@ import SharePOSIX
 
 /// QR Code: one link (with or without a page title beside it) or one short text (at most 1000
 /// bytes) as a QR code, drawn by `qrencode`, saved as `$XDG_CACHE_HOME/xdg-share/qr/<hash>.png`
-/// and opened in the image viewer (`xdg-open`, else `gio open`). Returns the PNG's path.
+/// and opened in the image viewer by the host through the broker (``ShareBroker``: `xdg-open`, else
+/// `gio open`). Returns the PNG's path.
 public struct QRCodeService: ShareExtension {
   public static let identifier = "org.xdgshare.qr-code"
   /// The most a QR code made here carries, in UTF-8 bytes; version 40 at level M holds 2331.
   static let maximumLength = 1000
-  /// How long the image viewer's launcher may take before the viewer is taken as open.
-  static let launchGrace = 5.0
 
   public init() {}
 
@@ -45,21 +44,26 @@ public struct QRCodeService: ShareExtension {
     }
 
     context.setProgress(0.8, message: "Opening the QR code")
-    let opener = try Self.opener(environment: environment, image: image)
-    switch try programs.launch(opener, grace: Self.launchGrace) {
-    case .stillRunning, .exited(0):
-      context.completeRequest(returningItems: [
-        ExtensionItem(attachments: [
-          ItemProvider(filePathBytes: image.bytes, typeIdentifiers: ["public.png", "image/png"])
-        ])
-      ])
-    case .exited(let status):
+    do {
+      try ShareBroker.current().open(filePath: image.bytes)
+    } catch  where error.code == 127 {
       throw ShareError(
-        code: Int(status),
+        code: 127,
         message:
-          "No image viewer could open the QR code (\(String(decoding: opener[0], as: UTF8.self)) failed with status \(status)); "
-          + "it is saved as \(environment.abbreviated(image))")
+          "No program opens images here: install xdg-utils; the QR code is saved as \(environment.abbreviated(image))"
+      )
+    } catch {
+      throw ShareError(
+        code: error.code,
+        message:
+          "No image viewer could open the QR code (\(error.message)); it is saved as \(environment.abbreviated(image))"
+      )
     }
+    context.completeRequest(returningItems: [
+      ExtensionItem(attachments: [
+        ItemProvider(filePathBytes: image.bytes, typeIdentifiers: ["public.png", "image/png"])
+      ])
+    ])
   }
 
   /// What the QR code holds: the one link (a browser sharing a page adds its title as a text,
@@ -93,19 +97,6 @@ public struct QRCodeService: ShareExtension {
   static func encoderArguments(_ payload: String, output: [UInt8]) -> [[UInt8]] {
     [Array("qrencode".utf8), Array("-o".utf8), output]
       + (["-s", "8", "-l", "M", "--"] + [payload]).map { Array($0.utf8) }
-  }
-
-  /// `xdg-open IMAGE`, else `gio open IMAGE`.
-  static func opener(environment: ServiceEnvironment, image: FilePath) throws(ShareError) -> [[UInt8]] {
-    if environment.program(named: "xdg-open") != nil { return [Array("xdg-open".utf8), image.bytes] }
-    if environment.program(named: "gio") != nil {
-      return [Array("gio".utf8), Array("open".utf8), image.bytes]
-    }
-    throw ShareError(
-      code: 127,
-      message:
-        "No program opens images here: install xdg-utils; the QR code is saved as \(environment.abbreviated(image))"
-    )
   }
 
   /// A stable name for `payload`: its 64-bit FNV-1a hash in hexadecimal. The image is drawn

@@ -21,10 +21,11 @@ import SharePOSIX
 /// PasswordCommand=secret-tool lookup service nextcloud user me
 /// ```
 ///
-/// The password is the composition's, else the keyring's (schema `org.xdgshare.Configuration`,
-/// `service` = the service's identifier, `item` = `password`), else `PasswordCommand`'s, else
-/// `Password=`'s: that one is stored in the keyring and the line removed from the file, so that no
-/// password stays on disk in clear. Without a keyring it is used where it is, with a warning.
+/// The password is the composition's (where the host puts the keyring's: schema
+/// `org.xdgshare.Configuration`, `service` = the service's identifier, `item` = `password`), else
+/// `PasswordCommand`'s, else `Password=`'s: that one is handed to the host to store in the keyring
+/// (the broker's `StoreSecret`) and the line removed from the file, so that no password stays on
+/// disk in clear. Without a keyring it is used where it is, with a warning.
 struct WebDAVConfiguration: Equatable, Sendable {
   static let group = "WebDAV"
   static let fileName = "webdav.ini"

@@ -42,7 +42,7 @@ public struct WebDAVService: ShareExtension {
     let configuration = try WebDAVConfiguration.load(
       settings: context.composition?.configuration ?? [:], environment: environment,
       programs: Programs(environment: environment),
-      keyring: KeyringPassword(service: Self.identifier, item: "password", label: "Upload to WebDAV password")
+      keyring: KeyringPassword(item: "password")
     )
     let uploader = WebDAVUploader(configuration: configuration) { fraction, message in
       context.setProgress(fraction, message: message)

@@ -1,38 +1,25 @@
-import ShareSecret
+import ShareKit
 
 /// Where a service keeps one configuration item's password.
 protocol PasswordKeeper {
-  /// The stored password, or `nil` when there is none or the keyring cannot be asked (the
-  /// reason goes to the request's log).
+  /// The stored password, or `nil` when there is none here.
   func lookUp() -> String?
   /// Stores `password`, replacing the one stored before.
-  func store(_ password: String) throws(KeyringError)
+  func store(_ password: String) throws(ShareError)
 }
 
-/// A configuration item's password in the desktop's keyring, under the schema the host uses for
-/// the items it asks for (`org.xdgshare.Configuration`, `service` and `item`), so that either finds
-/// what the other stored.
+/// A `Secure` configuration item's password, kept by the host in the desktop's keyring (schema
+/// `org.xdgshare.Configuration`, `service` and `item`): a sandboxed service reaches no keyring.
+/// The host puts the stored password in the request's composition, so there is nothing to look
+/// up here; a password found elsewhere (an older `webdav.ini`) is handed to the host through the
+/// broker (``ShareBroker/storeSecret(_:item:)``).
 struct KeyringPassword: PasswordKeeper {
-  /// The service's identifier (`org.xdgshare.webdav`).
-  var service: String
   /// The configuration item's `Identifier` (`password`).
   var item: String
-  /// What a keyring manager shows.
-  var label: String
-  var keyring = Keyring(schema: .configuration)
 
-  private var attributes: [String: String] { ["service": service, "item": item] }
+  func lookUp() -> String? { nil }
 
-  func lookUp() -> String? {
-    do {
-      return try keyring.password(for: attributes)
-    } catch {
-      Log.write("note: no password from the keyring: \(error)")
-      return nil
-    }
-  }
-
-  func store(_ password: String) throws(KeyringError) {
-    try keyring.store(password, label: label, for: attributes)
+  func store(_ password: String) throws(ShareError) {
+    try ShareBroker.current().storeSecret(password, item: item)
   }
 }

@@ -178,19 +178,10 @@ final class EasyHandle {
           .fill(UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
       })
     try set(xs_setopt_pointer(raw, CURLOPT_READDATA, context))
-    try set(
-      xs_setopt_write_function(raw) { buffer, size, count, context in
-        guard let buffer, let context else { return 0 }
-        return Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-          .receiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
-      })
+    try set(xs_setopt_write_function(raw) { EasyHandle.received($0, $1, $2, $3, by: Transfer.receiveBody) })
     try set(xs_setopt_pointer(raw, CURLOPT_WRITEDATA, context))
     try set(
-      xs_setopt_header_function(raw) { buffer, size, count, context in
-        guard let buffer, let context else { return 0 }
-        return Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-          .receiveHeader(UnsafeRawBufferPointer(start: buffer, count: size * count))
-      })
+      xs_setopt_header_function(raw) { EasyHandle.received($0, $1, $2, $3, by: Transfer.receiveHeader) })
     try set(xs_setopt_pointer(raw, CURLOPT_HEADERDATA, context))
     try set(
       xs_setopt_progress_function(raw) { context, _, _, _, sent in
@@ -199,6 +190,17 @@ final class EasyHandle {
       })
     try set(xs_setopt_pointer(raw, CURLOPT_XFERINFODATA, context))
     try set(xs_setopt_long(raw, CURLOPT_NOPROGRESS, 0))
+  }
+
+  /// What the write and the header callbacks do alike: hand the bytes libcurl received to
+  /// `receive` of the transfer `context` points to. 0, which stops the transfer, without them.
+  private static func received(
+    _ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?,
+    by receive: (Transfer) -> (UnsafeRawBufferPointer) -> Int
+  ) -> Int {
+    guard let buffer, let context else { return 0 }
+    return receive(Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue())(
+      UnsafeRawBufferPointer(start: buffer, count: size * count))
   }
 
   private func set(_ code: CURLcode) throws(HTTPError) {

@@ -30,21 +30,15 @@ public struct GIOFileInspector: FileInspector {
       }
       throw FileProblem(path: path, reason: Self.reason(error))
     }
+    // A device, FIFO or socket is never read: its kind is its type, as with GIO.
+    let special: String
     switch status.node {
     case .directory:
       return FileFacts(contentType: "inode/directory", size: 0, isDirectory: true, typeSource: .fileSystem)
-    case .characterDevice:
-      return FileFacts(
-        contentType: "inode/chardevice", size: status.size, isDirectory: false, typeSource: .fileSystem)
-    case .blockDevice:
-      return FileFacts(
-        contentType: "inode/blockdevice", size: status.size, isDirectory: false, typeSource: .fileSystem)
-    case .fifo:
-      return FileFacts(
-        contentType: "inode/fifo", size: status.size, isDirectory: false, typeSource: .fileSystem)
-    case .socket:
-      return FileFacts(
-        contentType: "inode/socket", size: status.size, isDirectory: false, typeSource: .fileSystem)
+    case .characterDevice: special = "inode/chardevice"
+    case .blockDevice: special = "inode/blockdevice"
+    case .fifo: special = "inode/fifo"
+    case .socket: special = "inode/socket"
     // Not read, as GIO does not (files in /proc and /sys claim no size), and text as with GIO,
     // so that a new empty file opens in a text editor.
     case .regular where status.size == 0:
@@ -53,6 +47,7 @@ public struct GIOFileInspector: FileInspector {
       let (type, source) = Self.contentType(of: path.bytes)
       return FileFacts(contentType: type, size: status.size, isDirectory: false, typeSource: source)
     }
+    return FileFacts(contentType: special, size: status.size, isDirectory: false, typeSource: .fileSystem)
   }
 
   /// The name's guess, or when it is uncertain, the guess from the name and the first bytes.

@@ -69,26 +69,45 @@ public final class Entry: Editable {
   }
 }
 
-/// A check box with a label (`GtkCheckButton`); check buttons joined in a group are radio buttons.
-public final class CheckButton: Widget {
-  public init(label: String, isActive: Bool = false) {
-    super.init(gtk_check_button_new_with_label(label))
-    gtk_check_button_set_active(cast(widget), isActive.gboolean)
+/// A button that is on or off: ``CheckButton``, ``ToggleButton``. GTK 4 makes them two classes
+/// with calls of their own that do the same, so each hands its own to this one.
+public class TwoStateButton: Widget {
+  private let getActive: (UnsafeMutablePointer<GtkWidget>) -> gboolean
+  private let setActive: (UnsafeMutablePointer<GtkWidget>, gboolean) -> Void
+
+  init(
+    _ widget: UnsafeMutablePointer<GtkWidget>, isActive: Bool,
+    get: @escaping (UnsafeMutablePointer<GtkWidget>) -> gboolean,
+    set: @escaping (UnsafeMutablePointer<GtkWidget>, gboolean) -> Void
+  ) {
+    getActive = get
+    setActive = set
+    super.init(widget)
+    set(widget, isActive.gboolean)
   }
 
   public var isActive: Bool {
-    get { gtk_check_button_get_active(cast(widget)) != 0 }
-    set { gtk_check_button_set_active(cast(widget), newValue.gboolean) }
-  }
-
-  /// Makes this button one of `other`'s group: at most one of a group is active.
-  public func join(_ other: CheckButton) {
-    gtk_check_button_set_group(cast(widget), cast(other.widget))
+    get { getActive(widget) != 0 }
+    set { setActive(widget, newValue.gboolean) }
   }
 
   /// Calls `handler` when the button turns on or off, by the user or by ``isActive``.
   public func onToggled(_ handler: @escaping @MainActor () -> Void) {
     connect(raw(widget), "toggled", handler)
+  }
+}
+
+/// A check box with a label (`GtkCheckButton`); check buttons joined in a group are radio buttons.
+public final class CheckButton: TwoStateButton {
+  public init(label: String, isActive: Bool = false) {
+    super.init(
+      gtk_check_button_new_with_label(label), isActive: isActive,
+      get: { gtk_check_button_get_active(cast($0)) }, set: { gtk_check_button_set_active(cast($0), $1) })
+  }
+
+  /// Makes this button one of `other`'s group: at most one of a group is active.
+  public func join(_ other: CheckButton) {
+    gtk_check_button_set_group(cast(widget), cast(other.widget))
   }
 }
 
@@ -108,27 +127,18 @@ public final class Overlay: Widget {
 
 /// A button that stays pressed or not (`GtkToggleButton`). Unlike GTK 4.8's check button, which
 /// AT-SPI cannot activate, it has the button's "click" action; its state is "checked".
-public final class ToggleButton: Widget {
+public final class ToggleButton: TwoStateButton {
   /// A toggle button showing `content`; give it an accessible label.
   public init(content: Widget, isActive: Bool = false) {
-    super.init(gtk_toggle_button_new())
+    super.init(
+      gtk_toggle_button_new(), isActive: isActive, get: { gtk_toggle_button_get_active(cast($0)) },
+      set: { gtk_toggle_button_set_active(cast($0), $1) })
     gtk_button_set_child(cast(widget), content.widget)
-    gtk_toggle_button_set_active(cast(widget), isActive.gboolean)
-  }
-
-  public var isActive: Bool {
-    get { gtk_toggle_button_get_active(cast(widget)) != 0 }
-    set { gtk_toggle_button_set_active(cast(widget), newValue.gboolean) }
   }
 
   /// Makes this button one of `other`'s group: at most one of a group is active.
   public func join(_ other: ToggleButton) {
     gtk_toggle_button_set_group(cast(widget), cast(other.widget))
-  }
-
-  /// Calls `handler` when the button turns on or off, by the user or by ``isActive``.
-  public func onToggled(_ handler: @escaping @MainActor () -> Void) {
-    connect(raw(widget), "toggled", handler)
   }
 }
 

@@ -52,6 +52,41 @@ public enum UnixSocket {
     }
   }
 
+  /// Sends `bytes` on `socket` with `descriptors` attached (`SCM_RIGHTS`): the receiver gets
+  /// its own duplicates of them.
+  public static func send(_ bytes: [UInt8], descriptors: [FileDescriptor] = [], on socket: FileDescriptor)
+    throws(SystemError)
+  {
+    let raw = descriptors.map(\.rawValue)
+    if case .failure(let error) = SocketMessages.send(bytes, descriptors: raw, on: socket.rawValue) {
+      throw SystemError(call: "sendmsg", errno: error.rawValue)
+    }
+    withExtendedLifetime(descriptors) {}
+  }
+
+  /// What one read of a socket brought.
+  public struct Message: Sendable {
+    /// The bytes; none at the end of the stream.
+    public var bytes: [UInt8]
+    /// The descriptors sent with them, close-on-exec, in the order they were sent.
+    public var descriptors: [FileDescriptor]
+    /// The sender attached more descriptors than are taken at once (64); the rest were closed.
+    public var descriptorsDropped: Bool
+  }
+
+  /// Reads at most `capacity` bytes of `socket` and the descriptors sent with them.
+  public static func receive(on socket: FileDescriptor, capacity: Int = 65536) throws(SystemError) -> Message
+  {
+    switch SocketMessages.receive(on: socket.rawValue, capacity: capacity) {
+    case .success(let received):
+      return Message(
+        bytes: received.bytes, descriptors: received.descriptors.map(FileDescriptor.init(raw:)),
+        descriptorsDropped: received.descriptorsDropped)
+    case .failure(let error):
+      throw SystemError(call: "recvmsg", errno: error.rawValue)
+    }
+  }
+
   private static func open() throws(SystemError) -> FileDescriptor {
     FileDescriptor(raw: try check("socket") { system_socket(_AF_UNIX, _SOCK_STREAM | _SOCK_CLOEXEC, 0) })
   }

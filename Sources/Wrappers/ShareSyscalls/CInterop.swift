@@ -17,6 +17,8 @@ package enum CInterop {
   package typealias AddressFamily = sa_family_t
   /// `struct sockaddr_un`: the address of a socket in the file system.
   package typealias LocalSocketAddress = sockaddr_un
+  /// `struct msghdr`: what `sendmsg` sends and `recvmsg` fills.
+  package typealias SocketMessageHeader = msghdr
   /// `struct pollfd`: a descriptor `poll` watches and what it found.
   package typealias PollDescriptor = pollfd
   /// `struct timespec`.

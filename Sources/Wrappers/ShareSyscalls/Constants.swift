@@ -13,6 +13,16 @@ package var _AF_UNIX: Int32 { AF_UNIX }
 package var _SOCK_STREAM: Int32 { Int32(SOCK_STREAM.rawValue) }
 /// A socket closed in programs this one starts.
 package var _SOCK_CLOEXEC: Int32 { Int32(SOCK_CLOEXEC.rawValue) }
+/// The socket level of `sendmsg`'s control data.
+package var _SOL_SOCKET: Int32 { SOL_SOCKET }
+/// Control data that carries descriptors.
+package var _SCM_RIGHTS: Int32 { Int32(SCM_RIGHTS) }
+/// Descriptors received are close-on-exec.
+package var _MSG_CMSG_CLOEXEC: Int32 { Int32(MSG_CMSG_CLOEXEC) }
+/// No SIGPIPE when the other end has gone: `EPIPE` instead.
+package var _MSG_NOSIGNAL: Int32 { Int32(MSG_NOSIGNAL) }
+/// Control data was cut short: descriptors were dropped.
+package var _MSG_CTRUNC: Int32 { Int32(MSG_CTRUNC) }
 
 // MARK: open(2), access(2), lseek(2), fcntl(2), flock(2)
 

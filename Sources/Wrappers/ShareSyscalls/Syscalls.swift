@@ -172,6 +172,22 @@ package func system_accept(_ descriptor: Int32) -> Int32 {
   accept(descriptor, nil, nil)
 }
 
+/// Sends a message, and descriptors with it in its control data. The corresponding C function is
+/// `sendmsg`.
+package func system_sendmsg(
+  _ descriptor: Int32, _ message: UnsafePointer<CInterop.SocketMessageHeader>, _ flags: Int32
+) -> Int {
+  sendmsg(descriptor, message, flags)
+}
+
+/// Receives a message, and the descriptors that came with it. The corresponding C function is
+/// `recvmsg`.
+package func system_recvmsg(
+  _ descriptor: Int32, _ message: UnsafeMutablePointer<CInterop.SocketMessageHeader>, _ flags: Int32
+) -> Int {
+  recvmsg(descriptor, message, flags)
+}
+
 // MARK: Paths
 
 /// The corresponding C function is `stat`.

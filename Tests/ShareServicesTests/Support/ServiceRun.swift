@@ -1,4 +1,6 @@
 import Foundation
+import ShareCore
+import ShareHost
 import SharePOSIX
 import ShareTestSupport
 
@@ -131,12 +133,32 @@ enum ServiceRunner {
     let bundle = desktop.bundle(id)
     let log = "\(desktop.root)/service-\(UUID().uuidString).log"
     let logDescriptor = try FileDescriptor.openForAppending(Array(log.utf8))
+    // The broker the host serves each run with: what the service asks of the desktop (a mail, the
+    // clipboard, a viewer) is done here, with the test's environment (its fake programs).
+    var serviceEnvironment = environment(id, on: desktop, extra: extra)
+    let service = BundleLoader(languages: []).load(bundleAt: bundle).service
+    let secrets = SecretToolStore(environment: serviceEnvironment)
+    let broker = try Broker(
+      paths: SearchPaths(environment: serviceEnvironment),
+      actions: DesktopBrokerActions(
+        environment: serviceEnvironment, log: FilePath(log), service: service, secrets: secrets))
+    defer { broker.stop() }
+    serviceEnvironment[Broker.environmentVariable] = broker.socketPath.text
     let child = try ChildProcess.spawn(
-      [Array("\(bundle)/share".utf8)], environment: environment(id, on: desktop, extra: extra),
+      [Array("\(bundle)/share".utf8)], environment: serviceEnvironment,
       environmentBytes: environmentBytes, workingDirectory: Array(bundle.utf8), standardInput: .pipe,
       standardOutput: .pipe,
       standardError: .descriptor(logDescriptor), newProcessGroup: true)
     logDescriptor.close()
+    // As the host composes: the Secure items' values the keyring holds, where none was given.
+    var configuration = configuration
+    for item in service?.composeSheet?.configurationItems ?? [] where item.isSecure {
+      if configuration?[item.identifier] == nil,
+        let stored = try? secrets.lookup(service: id, item: item.identifier)
+      {
+        configuration = (configuration ?? [:]).merging([item.identifier: stored]) { $1 }
+      }
+    }
     let input = try request(id, attachments, configuration: configuration)
     Thread.detachNewThread {
       try? child.standardInput?.write(input)
@@ -165,6 +187,36 @@ enum ServiceRunner {
     let error = (try? Data(contentsOf: URL(fileURLWithPath: log))).map(Array.init) ?? []
     return try ServiceRun(status: status, output: output, error: error)
   }
+}
+
+/// The keyring of the test's desktop as the host keeps the Secure items' values in it, through
+/// secret-tool run on the desktop's bus (libsecret in the test's process would ask the bus the
+/// process was started with).
+struct SecretToolStore: SecretStore {
+  var environment: [String: String]
+
+  private func attributes(_ service: String, _ item: String) -> [String] {
+    ["xdg:schema", "org.xdgshare.Configuration", "service", service, "item", item]
+  }
+
+  func lookup(service: String, item: String) throws(SecretStoreFailure) -> String? {
+    guard FakePrograms.isInstalled("secret-tool"),
+      let run = try? CapturedRun.run(
+        (["secret-tool", "lookup"] + attributes(service, item)).map { Array($0.utf8) },
+        environment: environment),
+      run.status == 0
+    else { return nil }
+    return String(decoding: run.standardOutput, as: UTF8.self)
+  }
+
+  func store(_ secret: String, service: String, item: String, label: String) throws(SecretStoreFailure) {
+    let run = try? CapturedRun.run(
+      (["secret-tool", "store", "--label=\(label)"] + attributes(service, item)).map { Array($0.utf8) },
+      environment: environment, input: Array(secret.utf8))
+    guard run?.status == 0 else { throw SecretStoreFailure(message: "secret-tool could not store it") }
+  }
+
+  func clear(service: String, item: String) throws(SecretStoreFailure) {}
 }
 
 /// A service that did not end in time; it has been killed.
