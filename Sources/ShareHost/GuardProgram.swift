@@ -23,10 +23,13 @@ enum GuardProgram {
   /// parent-death signal alone. The guard leads the group and the program is in it, so that
   /// signals to the group reach both; the guard's own environment lacks the marker, so that
   /// ending the request's marked processes never ends the guard before its program.
+  /// `inherited` are what the program finds open as descriptors 4, 5, … (``ChildProcess/firstInheritedDescriptor``),
+  /// through the guard, which closes its own copies once the program has started.
   /// - Throws: ``SystemError`` when the program cannot be started, as `posix_spawn` would.
   static func spawn(
     _ arguments: [[UInt8]], guardPath: String?, environment: [String: String],
-    environmentBytes: [String: [UInt8]] = [:], marker: (name: String, value: String),
+    environmentBytes: [String: [UInt8]] = [:], inherited: [FileDescriptor] = [],
+    marker: (name: String, value: String),
     grace: Double, workingDirectory: [UInt8], standardInput: ChildProcess.Stream,
     standardOutput: ChildProcess.Stream, standardError: ChildProcess.Stream
   ) throws(SystemError) -> ChildProcess {
@@ -37,20 +40,26 @@ enum GuardProgram {
         arguments, environment: environment, environmentBytes: environmentBytes,
         workingDirectory: workingDirectory, standardInput: standardInput,
         standardOutput: standardOutput, standardError: standardError, newProcessGroup: true,
-        endsWithParent: true)
+        inherited: inherited, endsWithParent: true)
     }
     environment[marker.name] = nil
     let program = arguments[0]
-    let guarded: [[UInt8]] =
-      [
-        Array(guardPath.utf8), Array("--parent".utf8), Array("\(ProcessStatus.currentProcess)".utf8),
-        Array("--marker".utf8), Array("\(marker.name)=\(marker.value)".utf8), Array("--grace".utf8),
-        Array("\(grace)".utf8), Array("--report-fd".utf8), Array("3".utf8), Array("--".utf8),
-      ] + arguments
+    var guarded: [[UInt8]] = [
+      Array(guardPath.utf8), Array("--parent".utf8), Array("\(ProcessStatus.currentProcess)".utf8),
+      Array("--marker".utf8), Array("\(marker.name)=\(marker.value)".utf8), Array("--grace".utf8),
+      Array("\(grace)".utf8), Array("--report-fd".utf8), Array("3".utf8),
+    ]
+    for offset in inherited.indices {
+      let number: Int32 = ChildProcess.firstInheritedDescriptor + Int32(offset)
+      guarded += [Array("--pass-fd".utf8), Array("\(number)".utf8)]
+    }
+    guarded.append(Array("--".utf8))
+    guarded += arguments
     let child = try ChildProcess.spawn(
       guarded, environment: environment, environmentBytes: environmentBytes,
       workingDirectory: workingDirectory, standardInput: standardInput,
-      standardOutput: standardOutput, standardError: standardError, newProcessGroup: true, descriptor3: .pipe)
+      standardOutput: standardOutput, standardError: standardError, newProcessGroup: true, descriptor3: .pipe,
+      inherited: inherited)
     // The guard closes descriptor 3 once the program has started, or writes why it did not.
     let report = (try? child.descriptor3?.readToEnd()) ?? []
     child.descriptor3?.close()

@@ -97,6 +97,7 @@ public final class ServiceProgram: Sendable {
     var spawnEnvironment = programEnvironment
     var environmentBytes = service.programEnvironmentBytes
     var resources: SandboxResources?
+    var inherited: [FileDescriptor] = []
     if !service.entitlements.unconfined {
       // What posix_spawn would say of a program that cannot run; inside, bwrap would say it
       // only as an exit status.
@@ -112,12 +113,16 @@ public final class ServiceProgram: Sendable {
       spawnEnvironment = [:]
       environmentBytes = prepared.plan.environment
       resources = prepared.resources
+      inherited = [prepared.seccomp]
     }
+    // Handed on (as copies) to the guard and bwrap, which reads it; not needed here after.
+    defer { for descriptor in inherited { descriptor.close() } }
     let process: ChildProcess
     do throws(SystemError) {
       process = try GuardProgram.spawn(
         arguments, guardPath: guardPath, environment: spawnEnvironment, environmentBytes: environmentBytes,
-        marker: marker, grace: terminationGrace, workingDirectory: service.bundleLocation.bytes,
+        inherited: inherited, marker: marker, grace: terminationGrace,
+        workingDirectory: service.bundleLocation.bytes,
         standardInput: standardInput, standardOutput: standardOutput, standardError: standardError)
     } catch {
       resources?.release()
@@ -129,11 +134,12 @@ public final class ServiceProgram: Sendable {
   }
 
   /// The sandbox `service`'s program runs in for this request: what must exist outside made
-  /// (its container, its groups' containers, the filtered bus), the plan built.
+  /// (its container, its groups' containers, the filtered bus, its seccomp filter in a file in
+  /// memory, which the program's `bwrap` finds as descriptor ``seccompDescriptor``), the plan built.
   private static func prepareSandbox(
     _ service: ShareService, environment: [String: String], programEnvironment: [String: String],
     items: [[UInt8]], marker: (name: String, value: String)
-  ) throws(StartFailure) -> (plan: SandboxPlan, resources: SandboxResources?) {
+  ) throws(StartFailure) -> (plan: SandboxPlan, resources: SandboxResources?, seccomp: FileDescriptor) {
     do throws(SandboxUnavailable) {
       try ServiceSandbox.ensureAvailable(environment: environment)
     } catch {
@@ -143,6 +149,19 @@ public final class ServiceProgram: Sendable {
       throw .noSandbox(.noBubblewrap)
     }
     let entitlements = service.entitlements
+    // No filter, no sandbox: a program never runs with fewer doors shut than its entitlements say.
+    let filter: [UInt8]
+    do throws(SandboxUnavailable) {
+      filter = try ServiceSeccomp.filter(for: entitlements)
+    } catch {
+      throw .noSandbox(error)
+    }
+    let seccomp: FileDescriptor
+    do throws(SystemError) {
+      seccomp = try FileDescriptor.inMemory(named: "xdg-share-seccomp", containing: filter)
+    } catch {
+      throw .system(error)
+    }
     var variables = programEnvironment.mapValues { Array($0.utf8) }
     for (name, value) in service.programEnvironmentBytes { variables[name] = value }
     let home = Array((environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/home").utf8)
@@ -163,6 +182,7 @@ public final class ServiceProgram: Sendable {
       }
       for group in groups { try FileSystem.makeDirectories(group, mode: 0o700) }
     } catch {
+      seccomp.close()
       throw .system(error)
     }
     var resources: SandboxResources?
@@ -175,6 +195,7 @@ public final class ServiceProgram: Sendable {
           talk: entitlements.sessionBusTalk, address: address, folder: folder, environment: environment)
         busSocket = folder + Array("/bus".utf8)
       } catch {
+        seccomp.close()
         throw .system(error)
       }
     }
@@ -187,11 +208,13 @@ public final class ServiceProgram: Sendable {
       runtimeDirectory: runtime ?? Array("/run/user/sandbox".utf8), environment: variables, marker: marker,
       busSocket: busSocket,
       libraryFolders: ServiceSandbox.swiftRuntimeFolder.map { [$0] } ?? [],
-      // The seccomp filter's one call site (issue 31, item 2): the descriptor of
-      // `SeccompFilter.program(families:)`'s bytes goes here once ShareSeccomp is merged.
-      seccompDescriptor: nil)
-    return (SandboxPlan(inputs), resources)
+      seccompDescriptor: seccompDescriptor)
+    return (SandboxPlan(inputs), resources, seccomp)
   }
+
+  /// The number the program's `bwrap` finds its seccomp filter at: the first descriptor handed
+  /// through the guard.
+  static let seccompDescriptor = ChildProcess.firstInheritedDescriptor
 
   /// Tells the guard to end everything it holds once the program has ended (a cancel, a
   /// time-out); nothing without a guard.

@@ -11,6 +11,8 @@ public enum SandboxUnavailable: Error, Equatable, Sendable {
   case noBubblewrap
   /// `bwrap` is there but cannot make a sandbox (user namespaces off, most often): its words.
   case cannotSetUp(String)
+  /// The seccomp filter the sandbox runs under cannot be made (libseccomp's words).
+  case noSeccompFilter(String)
 
   /// Whether a sandbox can be made here: `bwrap --unshare-all … /usr/bin/true`, run now; nil
   /// when it can. For `xdg-share doctor`, before anyone shares.
@@ -27,6 +29,10 @@ public enum SandboxUnavailable: Error, Equatable, Sendable {
       "services run in a sandbox and bwrap cannot make one"
         + (words.isEmpty ? "" : " (\(Diagnostics.quoted(words)))")
         + ": enable unprivileged user namespaces (kernel.unprivileged_userns_clone)"
+    case .noSeccompFilter(let words):
+      "services run in a sandbox and its system call filter cannot be made"
+        + (words.isEmpty ? "" : " (\(Diagnostics.quoted(words)))")
+        + ": check that libseccomp is installed"
     }
   }
 }

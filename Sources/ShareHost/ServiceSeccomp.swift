@@ -15,4 +15,13 @@ enum ServiceSeccomp {
   static func program(for entitlements: Entitlements) -> Result<[UInt8], SeccompError> {
     Result { () throws(SeccompError) in try SeccompFilter.program(families: families(for: entitlements)) }
   }
+
+  /// ``program(for:)``, for a sandbox about to be made: a filter that cannot be made means no
+  /// sandbox (``SandboxUnavailable/noSeccompFilter(_:)``), never one without it.
+  static func filter(for entitlements: Entitlements) throws(SandboxUnavailable) -> [UInt8] {
+    switch program(for: entitlements) {
+    case .success(let program): return program
+    case .failure(let error): throw .noSeccompFilter(error.reason)
+    }
+  }
 }

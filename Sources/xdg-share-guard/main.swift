@@ -1,7 +1,8 @@
 // xdg-share-guard: runs one request's program so that whatever it starts ends with its host, even
 // a host killed with SIGKILL (see RequestGuard in SharePOSIX and docs/reliability.md).
 //
-//   xdg-share-guard --parent PID --marker NAME=VALUE [--grace SECONDS] [--report-fd N] -- PROGRAM [ARG...]
+//   xdg-share-guard --parent PID --marker NAME=VALUE [--grace SECONDS] [--report-fd N]
+//                   [--pass-fd N]... -- PROGRAM [ARG...]
 //
 // Started by the host (ShareHost's PluginRunner), never by hand. Nothing may start a thread
 // before RequestGuard.start: it blocks the signals the guard waits for.
@@ -13,6 +14,7 @@ func parse(_ arguments: [[UInt8]]) -> RequestGuard.Options? {
   var marker: [UInt8]?
   var grace = 2.0
   var report: Int32?
+  var passed: [Int32] = []
   var index = 0
   func value() -> String? {
     index += 1
@@ -30,11 +32,15 @@ func parse(_ arguments: [[UInt8]]) -> RequestGuard.Options? {
     case "--report-fd":
       guard let number = value().flatMap({ Int32($0) }) else { return nil }
       report = number
+    case "--pass-fd":
+      guard let number = value().flatMap({ Int32($0) }), number > 2 else { return nil }
+      passed.append(number)
     case "--":
       let program = Array(arguments[(index + 1)...])
       guard let parent, let marker, marker.contains(UInt8(ascii: "=")), !program.isEmpty else { return nil }
       return RequestGuard.Options(
-        parent: parent, marker: marker, grace: grace, reportDescriptor: report, arguments: program)
+        parent: parent, marker: marker, grace: grace, reportDescriptor: report, passedDescriptors: passed,
+        arguments: program)
     default: return nil
     }
     index += 1

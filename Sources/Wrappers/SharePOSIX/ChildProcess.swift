@@ -73,6 +73,8 @@ public final class ChildProcess: Sendable {
   ///     everything it starts.
   ///   - descriptor3: what the child finds open as descriptor 3, which it writes (a result line);
   ///     `nil` leaves it closed, as every descriptor above 2 is.
+  ///   - inherited: descriptors the child finds open as 4, 5, … in this order (what `bwrap` reads,
+  ///     handed on through `xdg-share-guard`); they stay close-on-exec here.
   ///   - endsWithParent: the child gets SIGKILL when the calling thread ends, so that it does not
   ///     outlive a host that is killed; keep the thread until the child has been waited for.
   /// - Throws: ``SystemError`` when the program cannot be started (`posix_spawn`).
@@ -80,25 +82,30 @@ public final class ChildProcess: Sendable {
     _ arguments: [[UInt8]], environment: [String: String], environmentBytes: [String: [UInt8]] = [:],
     workingDirectory: [UInt8]? = nil,
     standardInput: Stream = .null, standardOutput: Stream = .inherit, standardError: Stream = .inherit,
-    newProcessGroup: Bool = false, descriptor3: Stream? = nil, endsWithParent: Bool = false
+    newProcessGroup: Bool = false, descriptor3: Stream? = nil, inherited: [FileDescriptor] = [],
+    endsWithParent: Bool = false
   ) throws(SystemError) -> ChildProcess {
     try spawn(
       arguments,
       environmentEntries: SharePOSIX.environmentEntries(environment, overriddenBy: environmentBytes),
       workingDirectory: workingDirectory, standardInput: standardInput, standardOutput: standardOutput,
       standardError: standardError, newProcessGroup: newProcessGroup, descriptor3: descriptor3,
-      endsWithParent: endsWithParent)
+      inherited: inherited, endsWithParent: endsWithParent)
   }
 
-  /// ``spawn(_:environment:environmentBytes:workingDirectory:standardInput:standardOutput:standardError:newProcessGroup:descriptor3:endsWithParent:)``
+  /// The first descriptor number ``spawn(_:environmentEntries:workingDirectory:standardInput:standardOutput:standardError:newProcessGroup:descriptor3:inherited:endsWithParent:keepsDescriptors:)``
+  /// gives its `inherited` descriptors in the child.
+  public static let firstInheritedDescriptor: Int32 = 4
+
+  /// ``spawn(_:environment:environmentBytes:workingDirectory:standardInput:standardOutput:standardError:newProcessGroup:descriptor3:inherited:endsWithParent:)``
   /// with the environment as `NAME=VALUE` entries, byte for byte; `keepsDescriptors` hands on
   /// every descriptor this process has open without close-on-exec, not only 0 to 2 (a program
   /// that stands in for another one, as `xdg-share-guard` does).
   public static func spawn(
     _ arguments: [[UInt8]], environmentEntries: [[UInt8]], workingDirectory: [UInt8]? = nil,
     standardInput: Stream = .null, standardOutput: Stream = .inherit, standardError: Stream = .inherit,
-    newProcessGroup: Bool = false, descriptor3: Stream? = nil, endsWithParent: Bool = false,
-    keepsDescriptors: Bool = false
+    newProcessGroup: Bool = false, descriptor3: Stream? = nil, inherited: [FileDescriptor] = [],
+    endsWithParent: Bool = false, keepsDescriptors: Bool = false
   ) throws(SystemError) -> ChildProcess {
     precondition(!arguments.isEmpty, "argv needs at least the program")
     var arguments = arguments
@@ -136,13 +143,24 @@ public final class ChildProcess: Sendable {
     let input = try connect(standardInput, to: 0, childReads: true)
     let output = try connect(standardOutput, to: 1, childReads: false)
     let error = try connect(standardError, to: 2, childReads: false)
-    let third = try descriptor3.flatMap { stream throws(SystemError) in
+    // Descriptors 4 and up need 3 taken: /dev/null stands in for it.
+    let third = try (descriptor3 ?? (inherited.isEmpty ? nil : .null)).flatMap { stream throws(SystemError) in
       try connect(stream, to: 3, childReads: false)
+    }
+    // Copied above every number they go to first, so that one put in place never overwrites
+    // another still to be moved; the copies are close-on-exec and go once spawned.
+    for (offset, descriptor) in inherited.enumerated() {
+      let copy = try descriptor.duplicate(atLeast: firstInheritedDescriptor + Int32(inherited.count))
+      keepUntilSpawned.append(copy)
+      _ = system_posix_spawn_file_actions_adddup2(
+        &actions, copy.rawValue, firstInheritedDescriptor + Int32(offset))
     }
     // Nothing else the parent has open reaches the child: a descriptor another thread opened
     // without close-on-exec (a file being written) would stay open in it ("text file busy").
     if !keepsDescriptors {
-      _ = system_posix_spawn_file_actions_addclosefrom_np(&actions, descriptor3 == nil ? 3 : 4)
+      let firstClosed =
+        inherited.isEmpty ? (descriptor3 == nil ? 3 : 4) : firstInheritedDescriptor + Int32(inherited.count)
+      _ = system_posix_spawn_file_actions_addclosefrom_np(&actions, firstClosed)
     }
     if let workingDirectory {
       _ = withCString(workingDirectory) { system_posix_spawn_file_actions_addchdir_np(&actions, $0) }

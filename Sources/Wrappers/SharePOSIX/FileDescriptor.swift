@@ -85,6 +85,11 @@ public final class FileDescriptor: Sendable {
     FileDescriptor(raw: try check("fcntl") { system_fcntl(number.rawValue, _F_DUPFD_CLOEXEC, 3) })
   }
 
+  /// A close-on-exec duplicate numbered `lowest` or above (`F_DUPFD_CLOEXEC`).
+  func duplicate(atLeast lowest: Int32) throws(SystemError) -> FileDescriptor {
+    FileDescriptor(raw: try check("fcntl") { system_fcntl(rawValue, _F_DUPFD_CLOEXEC, lowest) })
+  }
+
   /// The standard streams ``standard(_:)`` duplicates.
   public enum StandardDescriptor: Int32, Sendable {
     case input = 0

@@ -41,15 +41,23 @@ public final class RequestGuard {
     /// A descriptor on which the guard reports whether the program started: nothing when it did
     /// (closed), the `posix_spawn` error number in decimal when it did not.
     public var reportDescriptor: Int32?
+    /// Descriptors the guard hands on to the program as they are (what `bwrap` reads: its
+    /// seccomp filter, its status pipe) and closes once it has started, so that the program
+    /// alone holds them: a pipe's reader then sees its end when the program closes its end.
+    public var passedDescriptors: [Int32]
     /// The program's argv.
     public var arguments: [[UInt8]]
 
-    public init(parent: Int32, marker: [UInt8], grace: Double, reportDescriptor: Int32?, arguments: [[UInt8]])
-    {
+    public init(
+      parent: Int32, marker: [UInt8], grace: Double, reportDescriptor: Int32?,
+      passedDescriptors: [Int32] = [],
+      arguments: [[UInt8]]
+    ) {
       self.parent = parent
       self.marker = marker
       self.grace = grace
       self.reportDescriptor = reportDescriptor
+      self.passedDescriptors = passedDescriptors
       self.arguments = arguments
     }
   }
@@ -80,6 +88,13 @@ public final class RequestGuard {
     _ = system_pthread_sigmask(_SIG_BLOCK, &watched, nil)
     let report = options.reportDescriptor.flatMap { FileDescriptor.inherited($0) }
     defer { report?.close() }
+    // Open until the program has them (`keepsDescriptors`), then the program's alone; closed
+    // too when it does not start.
+    defer {
+      for number in options.passedDescriptors where number != options.reportDescriptor && number > 2 {
+        FileDescriptor.inherited(number)?.close()
+      }
+    }
     func fail(_ error: SystemError) -> SystemError {
       try? report?.write(Array("\(error.errno)\n".utf8))
       return error
