@@ -95,8 +95,15 @@ public struct SandboxPlan: Sendable, Equatable {
   /// The CUPS socket, for `com.apple.security.print`.
   public static let cupsSocket = "/run/cups/cups.sock"
   /// The variables of the host's environment that pass into the sandbox as they are; every
-  /// `LC_*` and `XDG_SHARE_*` variable too. Everything else is set by the sandbox or absent.
+  /// `LC_*` variable and the request's ``requestVariables`` too. Everything else is set by the
+  /// sandbox or absent.
   public static let keptVariables = ["PATH", "LANG", "LANGUAGE", "TZ"]
+  /// The `XDG_SHARE_*` variables of the request that reach its program, by name: any other one
+  /// the host has (its own settings, or whatever its environment holds) stays outside.
+  public static let requestVariables = [
+    "XDG_SHARE_SERVICE_ID", "XDG_SHARE_BUNDLE_PATH", "XDG_SHARE_APPLICATION_GROUPS", "XDG_SHARE_REQUEST_ID",
+    "XDG_SHARE_PUBLISH_TARGETS", "XDG_SHARE_PUBLISH_ID", "XDG_SHARE_BROKER",
+  ]
   /// The variables of the display, kept with `org.xdgshare.display`.
   public static let displayVariables = ["WAYLAND_DISPLAY", "DISPLAY", "XAUTHORITY"]
 
@@ -131,7 +138,7 @@ public struct SandboxPlan: Sendable, Equatable {
 
     var environment: [String: [UInt8]] = [:]
     for (name, value) in inputs.environment
-    where Self.keptVariables.contains(name) || name.hasPrefix("LC_") || name.hasPrefix("XDG_SHARE_") {
+    where Self.keptVariables.contains(name) || name.hasPrefix("LC_") || Self.requestVariables.contains(name) {
       environment[name] = value
     }
     environment["HOME"] = inputs.home

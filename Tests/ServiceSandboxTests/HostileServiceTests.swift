@@ -14,14 +14,9 @@ import Testing
 /// Run as the tests' user and as a throw-away user the suite creates (root only can), each with a
 /// desktop of its own: its bus, its X server, its listener, its processes.
 ///
-/// Off unless `XDG_SHARE_SANDBOX_TESTS=1`: they test the sandbox of issue 31 (a share runs its
-/// program in bwrap with the entitlements of its `Entitlements.plist`), and are enabled for good
-/// once it is merged.
-@Suite(
-  .serialized,
-  .enabled(
-    if: ProcessInfo.processInfo.environment["XDG_SHARE_SANDBOX_TESTS"] == "1",
-    "XDG_SHARE_SANDBOX_TESTS=1 enables them once the sandbox of issue 31 is merged"))
+/// They test the sandbox of issue 31 (a share runs its program in bwrap, under Flatpak's seccomp
+/// filter, with the entitlements of its `Entitlements.plist`).
+@Suite(.serialized)
 struct HostileServiceTests {
   @Test func everyDoorIsShutAndTheDeclaredOnesOpenForTheTestsUser() throws {
     try Self.everyDoorIsShutAndTheDeclaredOnesOpen(as: nil)
