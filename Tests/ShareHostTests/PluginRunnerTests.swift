@@ -26,6 +26,8 @@ import Testing
     // What is tested is how a program ends and what it is told, as it runs unconfined; the
     // sandbox's own tests are ServiceSandboxTests.
     service.entitlements = .unconfinedForTests
+    // The groups are the entitlements' own list: set again over the unconfined ones.
+    service.applicationGroups = groups
     let request = PluginRequest(requestId: "r-\(id)", serviceId: id, inputItems: [])
     return PluginRunner(service: service, request: request, environment: host.environment, logPath: logPath)
       .run()
