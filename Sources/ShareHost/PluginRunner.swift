@@ -238,6 +238,9 @@ public final class PluginRunner: Sendable {
     default:
       switch termination {
       case .exited(0): return .failed(.noFinalEvent)
+      case .exited(1) where program.sandboxWasNotSetUp():
+        // No sandbox, no program: the one-time check, only now, says why.
+        return .failed(.noSandbox(ServiceSandbox.check(environment: environment) ?? .cannotSetUp("")))
       case .exited(let status): return .failed(.exitStatus(status))
       case .signalled(let signal): return .failed(.signal(name: ChildProcess.signalName(signal)))
       }

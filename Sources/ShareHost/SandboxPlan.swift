@@ -39,13 +39,16 @@ public struct SandboxPlan: Sendable, Equatable {
     public var libraryFolders: [[UInt8]]
     /// The descriptor holding the compiled seccomp filter, when there is one.
     public var seccompDescriptor: Int32?
+    /// The descriptor `bwrap` writes its JSON status on (`--json-status-fd`): an `exit-code` line
+    /// once the program has run, none when the sandbox could not be set up.
+    public var statusDescriptor: Int32?
 
     public init(
       bwrap: [UInt8], program: [UInt8], resolvedProgram: [UInt8]? = nil, bundle: [UInt8],
       entitlements: Entitlements, items: [[UInt8]] = [], container: [UInt8], groupContainers: [[UInt8]] = [],
       userFolders: [[UInt8]] = [], home: [UInt8], runtimeDirectory: [UInt8], environment: [String: [UInt8]],
       marker: (name: String, value: String), busSocket: [UInt8]? = nil, libraryFolders: [[UInt8]] = [],
-      seccompDescriptor: Int32? = nil
+      seccompDescriptor: Int32? = nil, statusDescriptor: Int32? = nil
     ) {
       self.bwrap = bwrap
       self.program = program
@@ -63,6 +66,7 @@ public struct SandboxPlan: Sendable, Equatable {
       self.busSocket = busSocket
       self.libraryFolders = libraryFolders
       self.seccompDescriptor = seccompDescriptor
+      self.statusDescriptor = statusDescriptor
     }
 
     public static func == (lhs: Inputs, rhs: Inputs) -> Bool {
@@ -73,6 +77,7 @@ public struct SandboxPlan: Sendable, Equatable {
         && lhs.runtimeDirectory == rhs.runtimeDirectory && lhs.environment == rhs.environment
         && lhs.marker == rhs.marker && lhs.busSocket == rhs.busSocket
         && lhs.libraryFolders == rhs.libraryFolders && lhs.seccompDescriptor == rhs.seccompDescriptor
+        && lhs.statusDescriptor == rhs.statusDescriptor
     }
   }
 
@@ -179,6 +184,7 @@ public struct SandboxPlan: Sendable, Equatable {
     for item in inputs.items { add(itemBind, item, item) }
 
     if let descriptor = inputs.seccompDescriptor { add("--seccomp", "\(descriptor)") }
+    if let descriptor = inputs.statusDescriptor { add("--json-status-fd", "\(descriptor)") }
     add("--chdir")
     arguments.append(inputs.bundle)
     add("--clearenv")

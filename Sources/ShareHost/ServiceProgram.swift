@@ -39,16 +39,19 @@ public final class ServiceProgram: Sendable {
   public let marker: [UInt8]
   /// What the sandbox holds beside the program (the filtered bus), ended with it.
   private let resources: SandboxResources?
+  /// The read end of `bwrap`'s `--json-status-fd`, for a sandboxed program.
+  private let sandboxStatus: FileDescriptor?
 
   private init(
     service: ShareService, process: ChildProcess, isGuarded: Bool, marker: [UInt8],
-    resources: SandboxResources?
+    resources: SandboxResources?, sandboxStatus: FileDescriptor?
   ) {
     self.service = service
     self.process = process
     self.isGuarded = isGuarded
     self.marker = marker
     self.resources = resources
+    self.sandboxStatus = sandboxStatus
   }
 
   /// Why a program did not start.
@@ -98,6 +101,7 @@ public final class ServiceProgram: Sendable {
     var environmentBytes = service.programEnvironmentBytes
     var resources: SandboxResources?
     var inherited: [FileDescriptor] = []
+    var sandboxStatus: FileDescriptor?
     if !service.entitlements.unconfined {
       // What posix_spawn would say of a program that cannot run; inside, bwrap would say it
       // only as an exit status.
@@ -113,7 +117,8 @@ public final class ServiceProgram: Sendable {
       spawnEnvironment = [:]
       environmentBytes = prepared.plan.environment
       resources = prepared.resources
-      inherited = [prepared.seccomp]
+      inherited = [prepared.seccomp, prepared.status.write]
+      sandboxStatus = prepared.status.read
     }
     // Handed on (as copies) to the guard and bwrap, which reads it; not needed here after.
     defer { for descriptor in inherited { descriptor.close() } }
@@ -130,21 +135,23 @@ public final class ServiceProgram: Sendable {
     }
     return ServiceProgram(
       service: service, process: process, isGuarded: guardPath != nil,
-      marker: Array("\(marker.name)=\(marker.value)".utf8), resources: resources)
+      marker: Array("\(marker.name)=\(marker.value)".utf8), resources: resources, sandboxStatus: sandboxStatus
+    )
   }
 
   /// The sandbox `service`'s program runs in for this request: what must exist outside made
   /// (its container, its groups' containers, the filtered bus, its seccomp filter in a file in
-  /// memory, which the program's `bwrap` finds as descriptor ``seccompDescriptor``), the plan built.
+  /// memory, which the program's `bwrap` finds as descriptor ``seccompDescriptor``, and the pipe
+  /// of its status, ``statusDescriptor``), the plan built. Whether bwrap can make a sandbox here
+  /// is not checked beforehand, which would cost a bwrap more per share: a sandbox that could not
+  /// be set up is told from the program's own end afterwards (``sandboxWasNotSetUp()``).
   private static func prepareSandbox(
     _ service: ShareService, environment: [String: String], programEnvironment: [String: String],
     items: [[UInt8]], marker: (name: String, value: String)
-  ) throws(StartFailure) -> (plan: SandboxPlan, resources: SandboxResources?, seccomp: FileDescriptor) {
-    do throws(SandboxUnavailable) {
-      try ServiceSandbox.ensureAvailable(environment: environment)
-    } catch {
-      throw .noSandbox(error)
-    }
+  ) throws(StartFailure) -> (
+    plan: SandboxPlan, resources: SandboxResources?, seccomp: FileDescriptor,
+    status: (read: FileDescriptor, write: FileDescriptor)
+  ) {
     guard let bwrap = ServiceSandbox.locateBubblewrap(environment: environment) else {
       throw .noSandbox(.noBubblewrap)
     }
@@ -157,8 +164,10 @@ public final class ServiceProgram: Sendable {
       throw .noSandbox(error)
     }
     let seccomp: FileDescriptor
+    let status: (read: FileDescriptor, write: FileDescriptor)
     do throws(SystemError) {
       seccomp = try FileDescriptor.inMemory(named: "xdg-share-seccomp", containing: filter)
+      status = try FileDescriptor.pipe()
     } catch {
       throw .system(error)
     }
@@ -208,8 +217,29 @@ public final class ServiceProgram: Sendable {
       runtimeDirectory: runtime ?? Array("/run/user/sandbox".utf8), environment: variables, marker: marker,
       busSocket: busSocket,
       libraryFolders: ServiceSandbox.swiftRuntimeFolder.map { [$0] } ?? [],
-      seccompDescriptor: seccompDescriptor)
-    return (SandboxPlan(inputs), resources, seccomp)
+      seccompDescriptor: seccompDescriptor, statusDescriptor: statusDescriptor)
+    return (SandboxPlan(inputs), resources, seccomp, status)
+  }
+
+  /// The number the program's `bwrap` writes its status on: the second descriptor handed
+  /// through the guard.
+  static let statusDescriptor = ChildProcess.firstInheritedDescriptor + 1
+
+  /// Whether the sandbox could not be set up, once the process has ended with status 1: `bwrap`
+  /// then said why on standard error and never started the program, and wrote no `exit-code` on
+  /// its status (it does for a program that ran, whatever its status). False for an unconfined
+  /// program.
+  public func sandboxWasNotSetUp() -> Bool {
+    guard let sandboxStatus else { return false }
+    var status: [UInt8] = []
+    // bwrap has ended: what it wrote is there, and its end too unless something it started
+    // holds the pipe, which the program would have closed.
+    while (try? sandboxStatus.waitReadable(timeout: 0)) == true,
+      let bytes = try? sandboxStatus.read(), !bytes.isEmpty
+    {
+      status += bytes
+    }
+    return !String(decoding: status, as: UTF8.self).contains("\"exit-code\"")
   }
 
   /// The number the program's `bwrap` finds its seccomp filter at: the first descriptor handed

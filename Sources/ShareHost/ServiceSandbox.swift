@@ -86,7 +86,8 @@ enum ServiceSandbox {
   }
 
   /// Whether a sandbox can be made here: `bwrap --unshare-all … /usr/bin/true`, as every
-  /// sandbox is, run once; `xdg-share doctor` runs it before anyone shares.
+  /// sandbox is; `xdg-share doctor` runs it before anyone shares, and a share only once its own
+  /// bwrap could not set up its sandbox, to say why.
   static func check(environment: [String: String]) -> SandboxUnavailable? {
     guard let bwrap = locateBubblewrap(environment: environment) else { return .noBubblewrap }
     let arguments =
@@ -107,16 +108,6 @@ enum ServiceSandbox {
     } catch {
       return .cannotSetUp(error.reason)
     }
-  }
-
-  /// Whether a sandbox could be made the last time it was checked in this process: checked once,
-  /// and again after a failure (bubblewrap may have been installed since).
-  private static let known = Mutex(false)
-
-  static func ensureAvailable(environment: [String: String]) throws(SandboxUnavailable) {
-    if known.withLock({ $0 }) { return }
-    if let problem = check(environment: environment) { throw problem }
-    known.withLock { $0 = true }
   }
 
   /// The folder where `service`'s container is kept: `$XDG_DATA_HOME/xdg-share/containers/<id>`.

@@ -125,4 +125,18 @@ import Testing
       PluginFailure.noSandbox(.noBubblewrap).message
         == "services run in a sandbox and bubblewrap (bwrap) is not installed: install bubblewrap")
   }
+
+  @Test func aBubblewrapThatCannotSetUpMeansNoSandboxInItsWords() throws {
+    let folder = "\(host.root)/fake-bwrap"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n".write(
+      toFile: "\(folder)/bwrap", atomically: false, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: "\(folder)/bwrap")
+    let outcome = try run("echo '{\"complete\": {}}'", environment: ["PATH": folder])
+    #expect(outcome == .failed(.noSandbox(.cannotSetUp("bwrap: No permissions to create new namespace"))))
+  }
+
+  @Test(.enabled(if: canSandbox)) func aProgramThatExitsWithStatusOneIsNotANoSandbox() throws {
+    #expect(try run("exit 1") == .failed(.exitStatus(1)))
+  }
 }
