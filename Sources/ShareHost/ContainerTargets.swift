@@ -16,10 +16,10 @@ struct ContainerTargets: Sendable {
   /// leaves alone what an application published for it outside.
   let existedAtStart: Bool
 
-  init(service: ShareService, container: [UInt8], hostStore: DirectTargetStore) {
+  init(serviceID: String, container: [UInt8], hostStore: DirectTargetStore) {
     inside =
-      container + Array("/state/".utf8) + DirectTargetsFile.folder.utf8 + Array("/\(service.id).json".utf8)
-    outside = hostStore.file(of: service.id)
+      container + Array("/state/".utf8) + DirectTargetsFile.folder.utf8 + Array("/\(serviceID).json".utf8)
+    outside = hostStore.file(of: serviceID)
     existedAtStart = (try? FileSystem.linkStatus(inside)) != nil
   }
 

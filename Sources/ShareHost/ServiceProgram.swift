@@ -120,7 +120,7 @@ public final class ServiceProgram: Sendable {
       environmentBytes = prepared.plan.environment
       resources = prepared.resources
       containerTargets = ContainerTargets(
-        service: service, container: ServiceSandbox.container(of: service, environment: environment),
+        serviceID: service.id, container: ServiceSandbox.container(of: service, environment: environment),
         hostStore: DirectTargetStore(
           paths: SearchPaths(environment: environment, inherited: CurrentProcess.environmentBytes)))
     }
