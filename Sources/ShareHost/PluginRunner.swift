@@ -47,7 +47,9 @@ public final class PluginRunner: Sendable {
     service: ShareService, request: PluginRequest, environment: [String: String], logLocation: FilePath?
   ) {
     self.service = service
-    self.request = request
+    // Save to Folder's default folder, settled here: its sandbox sees neither where it is set
+    // nor the folder until it is bound.
+    self.request = SaveToFolderChoice.settled(request, service: service, environment: environment)
     self.environment = environment
     self.logLocation = logLocation
   }
@@ -60,7 +62,9 @@ public final class PluginRunner: Sendable {
     guard let sheet = service.composeSheet, let home = environment["HOME"], home.hasPrefix("/") else {
       return []
     }
+    let target = SaveToFolderChoice.targetFolder(of: request, service: service)
     return sheet.chosenFolders(in: request.compose?.configuration ?? [:], home: FilePath(home))
+      + (target.map { [$0] } ?? [])
   }
 
   /// Stops the request on the user's behalf: SIGTERM to the plugin's process group.
@@ -117,7 +121,8 @@ public final class PluginRunner: Sendable {
       defer { request.close() }
       program = try ServiceProgram.start(
         service, for: .share(requestID: self.request.requestId), environment: brokerEnvironment,
-        items: self.request.itemPaths, standardInput: .descriptor(request), standardOutput: .pipe,
+        items: self.request.itemPaths, chosenFolders: chosenFolders.map(\.bytes),
+        standardInput: .descriptor(request), standardOutput: .pipe,
         standardError: log)
     } catch {
       switch error {

@@ -17,6 +17,9 @@ public struct SandboxPlan: Sendable, Equatable {
     public var entitlements: Entitlements
     /// The request's items, at the paths the request names.
     public var items: [[UInt8]]
+    /// The folders the user chose for the request (its `folder` configuration items), each
+    /// existing one bound read-write at its own path.
+    public var chosenFolders: [[UInt8]]
     /// The service's container, kept between requests.
     public var container: [UInt8]
     /// Its application groups' containers, at the paths they have outside.
@@ -45,7 +48,8 @@ public struct SandboxPlan: Sendable, Equatable {
 
     public init(
       bwrap: [UInt8], program: [UInt8], resolvedProgram: [UInt8]? = nil, bundle: [UInt8],
-      entitlements: Entitlements, items: [[UInt8]] = [], container: [UInt8], groupContainers: [[UInt8]] = [],
+      entitlements: Entitlements, items: [[UInt8]] = [], chosenFolders: [[UInt8]] = [], container: [UInt8],
+      groupContainers: [[UInt8]] = [],
       userFolders: [[UInt8]] = [], home: [UInt8], runtimeDirectory: [UInt8], environment: [String: [UInt8]],
       marker: (name: String, value: String), busSocket: [UInt8]? = nil, libraryFolders: [[UInt8]] = [],
       seccompDescriptor: Int32? = nil, statusDescriptor: Int32? = nil
@@ -56,6 +60,7 @@ public struct SandboxPlan: Sendable, Equatable {
       self.bundle = bundle
       self.entitlements = entitlements
       self.items = items
+      self.chosenFolders = chosenFolders
       self.container = container
       self.groupContainers = groupContainers
       self.userFolders = userFolders
@@ -72,6 +77,7 @@ public struct SandboxPlan: Sendable, Equatable {
     public static func == (lhs: Inputs, rhs: Inputs) -> Bool {
       lhs.bwrap == rhs.bwrap && lhs.program == rhs.program && lhs.resolvedProgram == rhs.resolvedProgram
         && lhs.bundle == rhs.bundle && lhs.entitlements == rhs.entitlements && lhs.items == rhs.items
+        && lhs.chosenFolders == rhs.chosenFolders
         && lhs.container == rhs.container && lhs.groupContainers == rhs.groupContainers
         && lhs.userFolders == rhs.userFolders && lhs.home == rhs.home
         && lhs.runtimeDirectory == rhs.runtimeDirectory && lhs.environment == rhs.environment
@@ -159,6 +165,8 @@ public struct SandboxPlan: Sendable, Equatable {
     add("--bind", inputs.container, inputs.container)
     for group in inputs.groupContainers { add("--bind", group, group) }
     for folder in inputs.userFolders { add("--bind-try", folder, folder) }
+    // What the user chose to save into, as Apple's open panel grants it.
+    for folder in inputs.chosenFolders { add("--bind", folder, folder) }
     // The broker's folder (its socket in it), at its path.
     if let broker = inputs.environment["XDG_SHARE_BROKER"], broker.first == UInt8(ascii: "/"),
       let slash = broker.lastIndex(of: UInt8(ascii: "/")), slash > 0

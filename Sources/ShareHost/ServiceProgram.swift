@@ -41,10 +41,12 @@ public final class ServiceProgram: Sendable {
   private let resources: SandboxResources?
   /// The read end of `bwrap`'s `--json-status-fd`, for a sandboxed program.
   private let sandboxStatus: FileDescriptor?
+  /// The service's direct targets in its container, carried out when the program has ended.
+  private let containerTargets: ContainerTargets?
 
   private init(
     service: ShareService, process: ChildProcess, isGuarded: Bool, marker: [UInt8],
-    resources: SandboxResources?, sandboxStatus: FileDescriptor?
+    resources: SandboxResources?, sandboxStatus: FileDescriptor?, containerTargets: ContainerTargets?
   ) {
     self.service = service
     self.process = process
@@ -52,6 +54,7 @@ public final class ServiceProgram: Sendable {
     self.marker = marker
     self.resources = resources
     self.sandboxStatus = sandboxStatus
+    self.containerTargets = containerTargets
   }
 
   /// Why a program did not start.
@@ -78,11 +81,14 @@ public final class ServiceProgram: Sendable {
   ///   - environment: the host's environment, to which the service's variables are added; only
   ///     the documented ones reach a sandboxed program.
   ///   - items: the paths of the request's items, which a sandboxed program sees at those paths.
+  ///   - chosenFolders: the folders the user chose for the request (``PluginRunner/chosenFolders``),
+  ///     which a sandboxed program may write at their own paths; one that does not exist is left
+  ///     out, for the program to report.
   /// - Throws: ``StartFailure/system(_:)`` when the program cannot be started, as `posix_spawn`
   ///   would; ``StartFailure/noSandbox(_:)`` when it is to be sandboxed and cannot be.
   public static func start(
     _ service: ShareService, for purpose: Purpose, environment: [String: String], items: [[UInt8]] = [],
-    standardInput: ChildProcess.Stream, standardOutput: ChildProcess.Stream,
+    chosenFolders: [[UInt8]] = [], standardInput: ChildProcess.Stream, standardOutput: ChildProcess.Stream,
     standardError: ChildProcess.Stream
   ) throws(StartFailure) -> ServiceProgram {
     var programEnvironment = service.programEnvironment(environment)
@@ -102,6 +108,7 @@ public final class ServiceProgram: Sendable {
     var resources: SandboxResources?
     var inherited: [FileDescriptor] = []
     var sandboxStatus: FileDescriptor?
+    var containerTargets: ContainerTargets?
     if !service.entitlements.unconfined {
       // What posix_spawn would say of a program that cannot run; inside, bwrap would say it
       // only as an exit status.
@@ -112,13 +119,17 @@ public final class ServiceProgram: Sendable {
       }
       let prepared = try prepareSandbox(
         service, environment: environment, programEnvironment: programEnvironment, items: items,
-        marker: marker)
+        chosenFolders: chosenFolders, marker: marker)
       arguments = prepared.plan.arguments
       spawnEnvironment = [:]
       environmentBytes = prepared.plan.environment
       resources = prepared.resources
       inherited = [prepared.seccomp, prepared.status.write]
       sandboxStatus = prepared.status.read
+      containerTargets = ContainerTargets(
+        serviceID: service.id, container: ServiceSandbox.container(of: service, environment: environment),
+        hostStore: DirectTargetStore(
+          paths: SearchPaths(environment: environment, inherited: CurrentProcess.environmentBytes)))
     }
     // Handed on (as copies) to the guard and bwrap, which reads it; not needed here after.
     defer { for descriptor in inherited { descriptor.close() } }
@@ -135,8 +146,8 @@ public final class ServiceProgram: Sendable {
     }
     return ServiceProgram(
       service: service, process: process, isGuarded: guardPath != nil,
-      marker: Array("\(marker.name)=\(marker.value)".utf8), resources: resources, sandboxStatus: sandboxStatus
-    )
+      marker: Array("\(marker.name)=\(marker.value)".utf8), resources: resources,
+      sandboxStatus: sandboxStatus, containerTargets: containerTargets)
   }
 
   /// The sandbox `service`'s program runs in for this request: what must exist outside made
@@ -147,7 +158,7 @@ public final class ServiceProgram: Sendable {
   /// be set up is told from the program's own end afterwards (``sandboxWasNotSetUp()``).
   private static func prepareSandbox(
     _ service: ShareService, environment: [String: String], programEnvironment: [String: String],
-    items: [[UInt8]], marker: (name: String, value: String)
+    items: [[UInt8]], chosenFolders: [[UInt8]], marker: (name: String, value: String)
   ) throws(StartFailure) -> (
     plan: SandboxPlan, resources: SandboxResources?, seccomp: FileDescriptor,
     status: (read: FileDescriptor, write: FileDescriptor)
@@ -212,7 +223,9 @@ public final class ServiceProgram: Sendable {
     let inputs = SandboxPlan.Inputs(
       bwrap: bwrap, program: program, resolvedProgram: FileSystem.resolvedPath(program),
       bundle: service.bundleLocation.bytes,
-      entitlements: entitlements, items: items, container: container, groupContainers: groups,
+      entitlements: entitlements, items: items,
+      chosenFolders: chosenFolders.filter { (try? FileSystem.status($0))?.node == .directory },
+      container: container, groupContainers: groups,
       userFolders: ServiceSandbox.userFolders(entitlements.userFolders, environment: environment), home: home,
       runtimeDirectory: runtime ?? Array("/run/user/sandbox".utf8), environment: variables, marker: marker,
       busSocket: busSocket,
@@ -274,6 +287,7 @@ public final class ServiceProgram: Sendable {
     let termination = waitOrStop(after: wait, grace: grace)
     // The filtered bus ends with the request.
     resources?.release()
+    containerTargets?.collect()
     return Self.programTermination(termination, sandboxed: !service.entitlements.unconfined)
   }
 
@@ -289,8 +303,12 @@ public final class ServiceProgram: Sendable {
   }
 
   /// Ends what the sandbox holds beside the program (the filtered bus), once the program has
-  /// ended; ``stop(after:grace:)`` does it too.
-  public func releaseSandbox() { resources?.release() }
+  /// ended, and carries the direct targets it published out of its container
+  /// (docs/sandbox.md); ``stop(after:grace:)`` does it too.
+  public func releaseSandbox() {
+    resources?.release()
+    containerTargets?.collect()
+  }
 
   private func waitOrStop(after wait: Double, grace: Double) -> ChildProcess.Termination {
     if let ended = process.wait(timeout: wait) { return ended }

@@ -394,8 +394,7 @@ import Testing
     let client = try BusConnection.connect(address: bus.address)
     try client.addMatch("type='signal',interface='org.xdgshare.Share1',member='ServicesChanged'")
     let staging = try BundleFixture(
-      id: "com.example.late", name: "Late", ruleXML: BundleFixture.predicate("TRUEPREDICATE"),
-      entitlements: [.unconfined]
+      id: "com.example.late", name: "Late", ruleXML: BundleFixture.predicate("TRUEPREDICATE")
     )
     .write(into: desktop.root + "/staging")
     let started = Date()

@@ -50,19 +50,23 @@ import Testing
         <key>XDGShareTargetSignals</key>
         <array><string>type='signal',interface='com.example.Notes',member='ContactsChanged'</string></array>
         """,
-      program: Self.program, entitlements: [.unconfined]
+      program: Self.program
     ).write(into: desktop.userExtensions)
   }
 
+  /// The service's `XDG_STATE_HOME`: its container's, where it runs sandboxed.
+  var serviceState: String { desktop.containerState(of: Self.serviceID) }
+
   func writeContacts(_ contacts: [String]) throws {
+    try FileManager.default.createDirectory(atPath: serviceState, withIntermediateDirectories: true)
     try ("[" + contacts.joined(separator: ",") + "]").write(
-      toFile: "\(desktop.root)/state/contacts.json", atomically: true, encoding: .utf8)
+      toFile: "\(serviceState)/contacts.json", atomically: true, encoding: .utf8)
   }
 
   var targetsFile: String { "\(desktop.root)/state/xdg-share/targets/\(Self.serviceID).json" }
 
   var runs: [String] {
-    ((try? String(contentsOfFile: "\(desktop.root)/state/runs.jsonl", encoding: .utf8)) ?? "")
+    ((try? String(contentsOfFile: "\(serviceState)/runs.jsonl", encoding: .utf8)) ?? "")
       .split(separator: "\n").map(String.init)
   }
 
@@ -171,7 +175,7 @@ import Testing
     #expect(try queriedTargets(client, [[("path", .bytes(png))]]) == ["club"])
     // A burst of signals is one run more (two, should one come during the run), not one each.
     func publishes() -> Int {
-      ((try? String(contentsOfFile: "\(desktop.root)/state/publishes", encoding: .utf8)) ?? "").count / 2
+      ((try? String(contentsOfFile: "\(serviceState)/publishes", encoding: .utf8)) ?? "").count / 2
     }
     let clock = try installClock(daemon: daemon)
     let before = publishes()
@@ -207,12 +211,12 @@ import Testing
         #!/usr/bin/python3
         import os
         with open(os.path.join(os.environ["XDG_STATE_HOME"], "ticks"), "a") as f: f.write("1\\n")
-        """, entitlements: [.unconfined]
+        """
     ).write(into: desktop.files)
     // Whole at once, as an installer moves a bundle in.
     try FileManager.default.moveItem(
       atPath: staged, toPath: "\(desktop.userExtensions)/com.example.clock.shareext")
-    let clock = Clock(daemon: daemon, ticksFile: "\(desktop.root)/state/ticks")
+    let clock = Clock(daemon: daemon, ticksFile: "\(desktop.containerState(of: "com.example.clock"))/ticks")
     // The service runs a new publisher once, after it has added its signal's rule to the bus.
     #expect(Self.wait { clock.ticks > 0 })
     return clock

@@ -67,6 +67,11 @@ public final class TemporaryDesktop: Sendable {
     return started
   }
 
+  /// The `XDG_STATE_HOME` a sandboxed service `id` sees: its container's (docs/sandbox.md).
+  public func containerState(of serviceID: String) -> String {
+    "\(root)/data/xdg-share/containers/\(serviceID)/state"
+  }
+
   /// The user's extensions folder.
   public var userExtensions: String { "\(root)/data/xdg-share/extensions" }
   /// A system extensions folder (listed in `XDG_DATA_DIRS`).

@@ -97,6 +97,18 @@ import Testing
         ] + tail(xdg([("XDG_SHARE_BROKER", "/run/user/1000/xdg-share/broker-1/socket")])))
   }
 
+  @Test func chosenFoldersAreBoundReadWriteAtTheirPaths() {
+    var given = inputs(.none)
+    given.chosenFolders = [Array("/home/u/Public".utf8), Array("/srv/drop".utf8)]
+    #expect(
+      text(SandboxPlan(given))
+        == Self.base + Self.system + Self.folders + [
+          "--bind", Self.container, Self.container, "--bind", "/home/u/Public", "/home/u/Public", "--bind",
+          "/srv/drop", "/srv/drop", "--ro-bind", Self.bundle, Self.bundle, "--ro-bind-try", "/home/u/a b.txt",
+          "/home/u/a b.txt",
+        ] + tail(xdg()))
+  }
+
   @Test func busAndWaylandDisplay() {
     var given = inputs(
       Entitlements(sessionBusTalk: ["org.kde.kdeconnect"], display: true),

@@ -71,7 +71,7 @@ import Testing
   init() throws {
     desktop = try TemporaryDesktop()
     bus = try desktop.startBus()
-    fakes = try FakePrograms(desktop: desktop)
+    fakes = try FakePrograms(desktop: desktop, insideContainerOf: id)
     // The service is offered only where kdeconnect-cli is; this one lists the Pixel.
     try fakes.install(
       "kdeconnect-cli",

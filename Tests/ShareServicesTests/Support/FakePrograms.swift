@@ -12,8 +12,18 @@ struct FakePrograms {
   let records: String
 
   init(desktop: TemporaryDesktop) throws {
-    directory = "\(desktop.root)/fake-bin"
-    records = "\(desktop.root)/fake-records"
+    try self.init(root: desktop.root)
+  }
+
+  /// Fakes a sandboxed service runs: in its container, the one folder of the test's tree its
+  /// sandbox binds (read-write, at its path), so that it finds them on `PATH` and they record.
+  init(desktop: TemporaryDesktop, insideContainerOf serviceID: String) throws {
+    try self.init(root: "\(desktop.root)/data/xdg-share/containers/\(serviceID)")
+  }
+
+  private init(root: String) throws {
+    directory = "\(root)/fake-bin"
+    records = "\(root)/fake-records"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     try FileManager.default.createDirectory(atPath: records, withIntermediateDirectories: true)
   }
