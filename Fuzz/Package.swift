@@ -32,7 +32,8 @@ let package = Package(
     .systemLibrary(name: "CPOSIX", path: "Modules/CPOSIX"),
     .systemLibrary(name: "CDBus", path: "Modules/CDBus", pkgConfig: "dbus-1"),
     .systemLibrary(name: "CSecret", path: "Modules/CSecret", pkgConfig: "libsecret-1"),
-    .target(name: "ShareCore", path: "Modules/ShareCore"),
+    .systemLibrary(name: "CSeccomp", path: "Modules/CSeccomp", pkgConfig: "libseccomp"),
+    .target(name: "ShareCore", dependencies: ["ShareProtocol"], path: "Modules/ShareCore"),
     .target(name: "ShareProtocol", path: "Modules/ShareProtocol"),
     .target(name: "ShareSyscalls", path: "Modules/ShareSyscalls"),
     .target(name: "SharePOSIX", dependencies: ["CPOSIX", "ShareSyscalls"], path: "Modules/SharePOSIX"),
@@ -43,11 +44,15 @@ let package = Package(
       name: "ShareDBus", dependencies: ["CDBus", "SharePOSIX"], path: "Modules/ShareDBus"),
     .target(name: "ShareSecret", dependencies: ["CSecret"], path: "Modules/ShareSecret"),
     .target(
+      name: "ShareSeccomp", dependencies: ["CSeccomp", "SharePOSIX"], path: "Modules/ShareSeccomp"),
+    .target(
       name: "ShareHost",
-      dependencies: ["ShareCore", "ShareProtocol", "SharePOSIX", "ShareGLib", "ShareDBus", "ShareSecret"],
+      dependencies: [
+        "ShareCore", "ShareProtocol", "SharePOSIX", "ShareGLib", "ShareDBus", "ShareSecret", "ShareSeccomp",
+      ],
       path: "Modules/ShareHost"),
     .target(
-      name: "ShareDesktop", dependencies: ["ShareCore", "ShareHost", "SharePOSIX"],
+      name: "ShareDesktop", dependencies: ["ShareCore", "ShareHost", "SharePOSIX", "ShareProtocol"],
       path: "Modules/ShareDesktop"),
     .target(
       name: "ShareDaemon",

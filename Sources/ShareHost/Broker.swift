@@ -54,8 +54,13 @@ public final class Broker: Sendable {
     DetachedThread.start {
       defer { control.ended.signal() }
       while !control.isStopping {
-        // Woken every fifth of a second to see whether the request has ended.
-        guard let connection = try? listener.accept(timeout: 0.2) else { continue }
+        // ``stop()`` wakes it by connecting; the time limit only bounds the wait should that
+        // connection fail.
+        guard let connection = try? listener.accept(timeout: 1) else { continue }
+        guard !control.isStopping else {
+          connection.close()
+          break
+        }
         Self.serve(connection, actions: actions, copies: copies, until: control)
         connection.close()
       }
@@ -70,6 +75,9 @@ public final class Broker: Sendable {
   /// its folder; later calls do nothing.
   public func stop() {
     guard !control.stopping.exchange(true, ordering: .relaxed) else { return }
+    // A connection of its own wakes the serving thread at once, rather than at its next look:
+    // every share ends through here.
+    (try? UnixSocket.connect(to: socketPath.bytes))?.close()
     control.ended.wait()
     listener.close()
     folder.remove()

@@ -46,7 +46,8 @@ import Testing
     let loop = try EventLoop()
     let publishers = TargetPublishers(
       bus: bus, environment: desktop.environment, loop: loop, logs: store, timeLimit: timeLimit)
-    loop.onWake { publishers.collectEnded() }
+    // Weakly: the loop is the publishers', and a closure it keeps must not keep them.
+    loop.onWake { [weak publishers] in publishers?.collectEnded() }
     publishers.update([service])
     var started = false
     let end = MonotonicClock.now + limit

@@ -13,6 +13,11 @@ import Testing
     #expect(scalars(DesktopEntry.escape("\u{2}\u{5} leading")) == scalars("\\sleading"))
   }
 
+  @Test func aLeadingSpaceWithACombiningMarkIsStillEscaped() {
+    // One Character, " \u{5C1}": the space is still the first scalar, which a reader skips.
+    #expect(scalars(DesktopEntry.escape(" \u{5C1}w")) == scalars("\\s\u{5C1}w"))
+  }
+
   @Test func aSemicolonWithACombiningMarkIsEscapedInAList() {
     #expect(scalars(DesktopEntry.list(["a;\u{301}b", "c"])) == scalars("a\\;\u{301}b;c;"))
   }

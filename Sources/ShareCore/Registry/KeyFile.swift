@@ -146,8 +146,10 @@ extension KeyFile {
       default: nil
       }
     }
-    // Every escape starts with a backslash: a leading space is one the value had.
-    return escaped.hasPrefix(" ") ? "\\s" + escaped.dropFirst() : escaped
+    // Every escape starts with a backslash: a leading space is one the value had. By scalar: a
+    // space and a combining mark after it are one Character, which `hasPrefix(" ")` would miss.
+    guard escaped.unicodeScalars.first == " " else { return escaped }
+    return "\\s" + String(escaped.unicodeScalars.dropFirst())
   }
 }
 
