@@ -113,7 +113,8 @@ public struct SandboxPlan: Sendable, Equatable {
   /// the host has (its own settings, or whatever its environment holds) stays outside.
   public static let requestVariables = [
     "XDG_SHARE_SERVICE_ID", "XDG_SHARE_BUNDLE_PATH", "XDG_SHARE_APPLICATION_GROUPS", "XDG_SHARE_REQUEST_ID",
-    "XDG_SHARE_PUBLISH_TARGETS", "XDG_SHARE_PUBLISH_ID", "XDG_SHARE_BROKER",
+    "XDG_SHARE_PUBLISH_TARGETS", "XDG_SHARE_PUBLISH_ID", "XDG_SHARE_BROKER", "XDG_SHARE_PARENT_WINDOW",
+    "XDG_SHARE_ANIMATION_LOG",
   ]
   /// The variables of the display, kept with `org.xdgshare.display`.
   public static let displayVariables = ["WAYLAND_DISPLAY", "DISPLAY", "XAUTHORITY"]

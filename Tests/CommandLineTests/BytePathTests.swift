@@ -215,9 +215,9 @@ import Testing
       program: """
         #!/bin/sh
         cat > /dev/null
-        pwd -P > '\(desktop.root)/files/seen-pwd'
+        pwd -P > "$XDG_STATE_HOME/seen-pwd"
         echo '{"complete": {}}'
-        """, entitlements: [.unconfined])
+        """)
     fixture.executableName = "run"
     let staged = try fixture.write(into: desktop.files, folder: "staged")
     let source = Self.u8("\(desktop.files)/") + Self.cafe + Self.u8(".shareext")
@@ -255,7 +255,11 @@ import Testing
       [Self.u8("share"), Self.u8("--service"), Self.u8("org.example.ok"), Self.u8("--"), Self.u8(file)],
       on: desktop, environmentBytes: ["XDG_DATA_HOME": dataHome])
     #expect(share.status == 0, "\(share.standardError)")
-    let seen = try #require(FileManager.default.contents(atPath: "\(desktop.root)/files/seen-pwd"))
+    // Sandboxed, it writes into its container, under the same folder that is not UTF-8.
+    let seen = try #require(
+      FileSystem.contents(
+        ofRegularFile: dataHome + Self.u8("/xdg-share/containers/org.example.ok/state/seen-pwd"),
+        maximumSize: 4096))
     #expect(Array(seen) == installed + [0x0A])
   }
 

@@ -180,7 +180,7 @@ import Testing
   }
 
   var received: [String: Any]? {
-    FileManager.default.contents(atPath: "\(desktop.root)/state/received.json").flatMap {
+    FileManager.default.contents(atPath: stateFile("received.json")).flatMap {
       try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
     }
   }
@@ -190,7 +190,17 @@ import Testing
   }
 
   func kept(_ file: String) -> String? {
-    try? String(contentsOfFile: "\(desktop.root)/state/\(file)", encoding: .utf8)
+    try? String(contentsOfFile: stateFile(file), encoding: .utf8)
+  }
+
+  /// Where the keeper wrote `name`: in its `XDG_STATE_HOME`, which is the container of whichever
+  /// keeper ran (docs/sandbox.md).
+  func stateFile(_ name: String) -> String {
+    let containers = "\(desktop.root)/data/xdg-share/containers"
+    let services = ((try? FileManager.default.contentsOfDirectory(atPath: containers)) ?? []).sorted()
+    return services.map { "\(desktop.containerState(of: $0))/\(name)" }.first {
+      FileManager.default.fileExists(atPath: $0)
+    } ?? "\(desktop.root)/state/\(name)"
   }
 
   /// The private copies' folder holds nothing once the request has ended.

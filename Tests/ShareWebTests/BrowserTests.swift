@@ -117,9 +117,10 @@ import Testing
   }
 
   var received: [String: Any]? {
-    FileManager.default.contents(atPath: "\(desktop.root)/state/received.json").flatMap {
-      try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
-    }
+    FileManager.default.contents(atPath: "\(desktop.containerState(of: "com.example.keeper"))/received.json")
+      .flatMap {
+        try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
+      }
   }
 
   var attachments: [[String: Any]] {
@@ -178,7 +179,8 @@ import Testing
       "chromium", ["click", "file"], sheet: ["wait-label", "wants to share", "press", "Keeper"])
     #expect(printed.object("outcome") as? [String: Bool] == ["resolved": true], "\(printed.all)")
     #expect(attachments.compactMap { $0["name"] as? String } == ["notes_txt.png"])
-    let bytes = FileManager.default.contents(atPath: "\(desktop.root)/state/kept-notes_txt.png")
+    let bytes = FileManager.default.contents(
+      atPath: "\(desktop.containerState(of: "com.example.keeper"))/kept-notes_txt.png")
     #expect(bytes == Data((0..<3000).map { UInt8(($0 * 7) % 256) }))
     // The private folder went with the request.
     let folders = try? FileManager.default.contentsOfDirectory(

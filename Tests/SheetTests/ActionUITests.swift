@@ -23,7 +23,7 @@ struct ActionUITests {
       program: """
         #!/bin/sh
         cat > /dev/null
-        echo "$XDG_SHARE_SERVICE_ID" >> "$HOME/ran.txt"
+        echo "$XDG_SHARE_SERVICE_ID" >> "$XDG_STATE_HOME/ran.txt"
         echo '{"complete": {"returningItems": [{"attachments": [{"typeIdentifiers": ["public.plain-text"], "text": "LOUD AND CLEAR"}]}]}}'
         """, into: desktop.userExtensions)
     photo = desktop.files + "/photo.png"
@@ -100,8 +100,8 @@ struct ActionUITests {
       program: """
         #!/bin/sh
         cat > /dev/null
-        printf 'rendered\\n' > "$HOME/render.txt"
-        echo "{\\"complete\\": {\\"returningItems\\": [{\\"attachments\\": [{\\"typeIdentifiers\\": [\\"public.plain-text\\"], \\"url\\": \\"file://$HOME/render.txt\\"}]}]}}"
+        printf 'rendered\\n' > "$XDG_STATE_HOME/render.txt"
+        echo "{\\"complete\\": {\\"returningItems\\": [{\\"attachments\\": [{\\"typeIdentifiers\\": [\\"public.plain-text\\"], \\"url\\": \\"file://$XDG_STATE_HOME/render.txt\\"}]}]}}"
         """, into: desktop.userExtensions)
     // GTK's own save dialog opens in the working folder with the file's name; Enter accepts.
     let run = try desktop.runSheet(

@@ -25,12 +25,12 @@ struct BackgroundShareUITests {
         #!/bin/sh
         cat > /dev/null
         echo '{"posted": {}}'
-        touch "$HOME/posted"
+        touch "$XDG_STATE_HOME/posted"
         echo '{"progress": 0.25, "message": "Uploading photo.png"}'
         sleep 1
         echo '{"progress": 0.5, "message": "Halfway there"}'
         sleep 3
-        echo "$XDG_SHARE_SERVICE_ID" >> "$HOME/ran.txt"
+        echo "$XDG_SHARE_SERVICE_ID" >> "$XDG_STATE_HOME/ran.txt"
         echo '{"complete": {}}'
         """
     ).write(into: desktop.userExtensions)
@@ -128,7 +128,8 @@ struct BackgroundShareUITests {
     let client = URL(fileURLWithPath: SheetHarness.driverPath).deletingLastPathComponent()
       .appendingPathComponent("show_picker.py").path
     let run = try drive([
-      "--launch", SheetHarness.python, client, "--disconnect-on", "\(desktop.root)/home/posted", Tool.path,
+      "--launch", SheetHarness.python, client, "--disconnect-on",
+      "\(desktop.containerState(of: "org.test.posty"))/posted", Tool.path,
       "", photo, "--then",
       "press", "Posty", "wait-gone", "wait-sheet-end",
     ])

@@ -43,6 +43,18 @@ enum SheetHarness {
     .path
   }
 
+  /// The processes whose environment holds `entry` (`NAME=VALUE`), the test's own left out.
+  static func processes(withEnvironment entry: String) -> [Int32] {
+    let own = ProcessInfo.processInfo.processIdentifier
+    let wanted = Array(entry.utf8)
+    return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { name in
+      guard let pid = Int32(name), pid != own,
+        let environ = FileManager.default.contents(atPath: "/proc/\(name)/environ")
+      else { return nil }
+      return environ.split(separator: 0).contains { Array($0) == wanted } ? pid : nil
+    }
+  }
+
   static func findProgram(_ name: String) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     return path.split(separator: ":").map { "\($0)/\(name)" }.first {
@@ -138,10 +150,15 @@ extension TemporaryDesktop {
     return DriverRun(run)
   }
 
-  /// What the test services wrote when they ran, one identifier a line.
+  /// What the test services wrote when they ran, one identifier a line: each writes into its
+  /// container's `XDG_STATE_HOME` (docs/sandbox.md), a service without a sandbox into `HOME`.
   var servicesRun: [String] {
-    ((try? String(contentsOfFile: "\(root)/home/ran.txt", encoding: .utf8)) ?? "").split(separator: "\n").map(
-      String.init)
+    let containers = "\(root)/data/xdg-share/containers"
+    let services = ((try? FileManager.default.contentsOfDirectory(atPath: containers)) ?? []).sorted()
+    let files = ["\(root)/home/ran.txt"] + services.map { "\(containerState(of: $0))/ran.txt" }
+    return files.flatMap { file in
+      ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
   }
 
   var settingsText: String {

@@ -48,7 +48,7 @@ struct SheetUITests {
       program ?? """
         #!/bin/sh
         cat > /dev/null
-        echo "$XDG_SHARE_SERVICE_ID" >> "$HOME/ran.txt"
+        echo "$XDG_SHARE_SERVICE_ID" >> "$XDG_STATE_HOME/ran.txt"
         echo '{"complete": {"returningItems": [{"attachments": [{"typeIdentifiers": ["public.url"], "url": "https://example.org/\(id)"}]}]}}'
         """
     return BundleFixture(
@@ -197,7 +197,7 @@ struct SheetUITests {
         #!/bin/sh
         cat > /dev/null
         sleep 4
-        echo "$XDG_SHARE_SERVICE_ID" >> "$HOME/ran.txt"
+        echo "$XDG_SHARE_SERVICE_ID" >> "$XDG_STATE_HOME/ran.txt"
         echo '{"complete": {}}'
         """
     ).write(into: desktop.userExtensions)
@@ -213,7 +213,7 @@ struct SheetUITests {
       program: """
         #!/bin/sh
         cat > /dev/null
-        echo "$XDG_SHARE_SERVICE_ID" >> "$HOME/ran.txt"
+        echo "$XDG_SHARE_SERVICE_ID" >> "$XDG_STATE_HOME/ran.txt"
         sleep 3
         exit 9
         """

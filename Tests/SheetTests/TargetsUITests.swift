@@ -39,7 +39,7 @@ struct TargetsUITests {
         sys.exit(0)
     request = json.load(sys.stdin)
     target = (request.get("target") or {}).get("id", "-")
-    with open(os.path.join(os.environ["HOME"], "ran.txt"), "a") as f: f.write("org.test.notes " + target + "\\n")
+    with open(os.path.join(os.environ["XDG_STATE_HOME"], "ran.txt"), "a") as f: f.write("org.test.notes " + target + "\\n")
     print(json.dumps({"complete": {}}), flush=True)
     """
 
