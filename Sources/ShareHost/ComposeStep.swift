@@ -8,10 +8,14 @@ public import ShareProtocol
 public struct ComposeStep: Sendable {
   public let configuration: ConfigurationStore
   public let secrets: any SecretStore
+  /// A bundled service's file from before the sandbox, whose values come after the remembered
+  /// ones; none in tests that do not ask for it.
+  public let earlier: EarlierSettings?
 
-  public init(configuration: ConfigurationStore, secrets: any SecretStore) {
+  public init(configuration: ConfigurationStore, secrets: any SecretStore, earlier: EarlierSettings? = nil) {
     self.configuration = configuration
     self.secrets = secrets
+    self.earlier = earlier
   }
 
   /// The question for sharing `items` with `service`; `nil` when it declares no sheet.
@@ -30,13 +34,25 @@ public struct ComposeStep: Sendable {
     )
   }
 
-  /// Each item's value now: remembered (secure: kept in the Secret Service), else its default.
+  /// Each item's value now: remembered (secure: kept in the Secret Service), else the service's
+  /// earlier file's (``EarlierSettings``), else its default.
   public func currentValues(of service: ShareService) -> (
     values: [String: String], warnings: [ComposeWarning]
   ) {
-    guard let sheet = service.composeSheet else { return ([:], []) }
+    let (values, warnings, _) = startingValues(of: service)
+    return (values, warnings)
+  }
+
+  /// ``currentValues(of:)``, and which of them came from the earlier file: those are the file's
+  /// to keep, not remembered.
+  private func startingValues(of service: ShareService) -> (
+    values: [String: String], warnings: [ComposeWarning], fromEarlierFile: [String: String]
+  ) {
+    guard let sheet = service.composeSheet else { return ([:], [], [:]) }
     let remembered = configuration.values(for: service.id)
     var values: [String: String] = [:]
+    // Remembered or kept, empty ones too.
+    var own: [String: String] = [:]
     var warnings: [ComposeWarning] = []
     for item in sheet.configurationItems {
       var value: String?
@@ -49,9 +65,24 @@ public struct ComposeStep: Sendable {
       } else {
         value = remembered[item.identifier].flatMap { item.accepts($0) ? $0 : nil }
       }
-      if let found = value ?? item.initialValue { values[item.identifier] = found }
+      if let found = value { own[item.identifier] = found }
+      if let found = value, !found.isEmpty { values[item.identifier] = found }
     }
-    return (values, warnings)
+    var fromEarlierFile: [String: String] = [:]
+    if let earlier {
+      let needsPassword = sheet.configurationItems.contains { $0.isSecure && values[$0.identifier] == nil }
+      let (found, more) = earlier.values(for: service, secrets: secrets, needsPassword: needsPassword)
+      warnings += more
+      for item in sheet.configurationItems where values[item.identifier] == nil {
+        guard let value = found[item.identifier], item.accepts(value) else { continue }
+        values[item.identifier] = value
+        fromEarlierFile[item.identifier] = value
+      }
+    }
+    for item in sheet.configurationItems where values[item.identifier] == nil {
+      if let value = own[item.identifier] ?? item.initialValue { values[item.identifier] = value }
+    }
+    return (values, warnings, fromEarlierFile)
   }
 
   /// Asks `prompt` about sharing `items` with `service`; on Post checks and remembers the values.
@@ -64,7 +95,11 @@ public struct ComposeStep: Sendable {
       var values = question.values
       values.merge(answer.configuration) { _, posted in posted }
       let payload = ComposePayload(contentText: answer.contentText, configuration: values)
-      return finish(payload, service: service, warnings: warnings, remember: true)
+      // What the earlier file gave, left as it was, stays the file's: edited there, it counts.
+      let fromEarlierFile = startingValues(of: service).fromEarlierFile
+      return finish(
+        payload, service: service, warnings: warnings,
+        remember: true, unlessFromEarlierFile: fromEarlierFile)
     }
   }
 
@@ -124,7 +159,8 @@ public struct ComposeStep: Sendable {
   }
 
   private func finish(
-    _ payload: ComposePayload, service: ShareService, warnings: [ComposeWarning], remember: Bool
+    _ payload: ComposePayload, service: ShareService, warnings: [ComposeWarning], remember: Bool,
+    unlessFromEarlierFile fromEarlierFile: [String: String] = [:]
   ) -> ComposeOutcome {
     // Only the declared items reach the program.
     let declared = Set(service.composeSheet?.configurationItems.map(\.identifier) ?? [])
@@ -132,7 +168,8 @@ public struct ComposeStep: Sendable {
       contentText: payload.contentText,
       configuration: payload.configuration.filter { declared.contains($0.key) })
     if let failure = Self.check(payload, service: service) { return .failed(failure) }
-    let more = remember ? self.remember(payload.configuration, for: service) : []
+    let kept = payload.configuration.filter { fromEarlierFile[$0.key] != $0.value }
+    let more = remember ? self.remember(kept, for: service) : []
     return .posted(payload, warnings: warnings + more)
   }
 }
@@ -194,6 +231,8 @@ public enum ComposeWarning: Equatable, Sendable {
   case cannotRemember(ConfigurationStoreFailure)
   case cannotKeepSecret(item: String, SecretStoreFailure)
   case cannotReadSecret(item: String, SecretStoreFailure)
+  /// A service's earlier settings file (``EarlierSettings``) gave less than it holds.
+  case earlierSettings(file: String, EarlierSettingsFailure)
 
   /// For people, in English.
   public var message: String {
@@ -203,6 +242,7 @@ public enum ComposeWarning: Equatable, Sendable {
       "cannot keep '\(item)' in the Secret Service: \(failure.message)"
     case .cannotReadSecret(let item, let failure):
       "cannot read '\(item)' from the Secret Service: \(failure.message)"
+    case .earlierSettings(let file, let failure): "\(file): \(failure.message)"
     }
   }
 }

@@ -184,8 +184,17 @@ public final class ServiceProgram: Sendable {
     }
     var variables = programEnvironment.mapValues { Array($0.utf8) }
     for (name, value) in service.programEnvironmentBytes { variables[name] = value }
-    let home = Array((environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/home").utf8)
-    let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? Array($0.utf8) : nil }
+    let paths = SearchPaths.system(environment: environment)
+    // The environment as bytes: a value this process inherited is taken as it came, as
+    // ``SearchPaths`` takes it, so a folder whose name is not UTF-8 stays itself.
+    var environmentBytes = environment.mapValues { Array($0.utf8) }
+    for (name, raw) in CurrentProcess.environmentBytes
+    where environment[name] == String(decoding: raw, as: UTF8.self) {
+      environmentBytes[name] = raw
+    }
+    // HOME keeps its path inside; without one (or at "/") the sandbox's is an empty /home.
+    let home = paths.homeLocation.bytes == Array("/".utf8) ? Array("/home".utf8) : paths.homeLocation.bytes
+    let runtime = paths.runtimeDirectoryLocation?.bytes
     let container = ServiceSandbox.container(of: service, environment: environment)
     let groupNames =
       service.applicationGroups
@@ -193,7 +202,7 @@ public final class ServiceProgram: Sendable {
         !service.applicationGroups.contains($0)
       }
     let groups = groupNames.compactMap { ApplicationGroup($0) }.map {
-      $0.containerLocation(environment: environment.mapValues { Array($0.utf8) })
+      $0.containerLocation(environment: environmentBytes)
     }
     do throws(SystemError) {
       try FileSystem.makeDirectories(container, mode: 0o700)

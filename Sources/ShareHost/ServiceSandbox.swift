@@ -111,13 +111,11 @@ enum ServiceSandbox {
   }
 
   /// The folder where `service`'s container is kept: `$XDG_DATA_HOME/xdg-share/containers/<id>`.
+  /// The service's container: `$XDG_DATA_HOME/xdg-share/containers/<id>`, `XDG_DATA_HOME` as the
+  /// bytes this process inherited (it need not be UTF-8).
   static func container(of service: ShareService, environment: [String: String]) -> [UInt8] {
-    dataHome(environment) + Array("/xdg-share/containers/\(service.id)".utf8)
-  }
-
-  private static func dataHome(_ environment: [String: String]) -> [UInt8] {
-    if let given = environment["XDG_DATA_HOME"], given.hasPrefix("/") { return Array(given.utf8) }
-    return Array((environment["HOME"] ?? "/").utf8) + Array("/.local/share".utf8)
+    SearchPaths.system(environment: environment).dataHomeLocation.bytes
+      + Array("/xdg-share/containers/\(service.id)".utf8)
   }
 
   /// The user folders `folders` names, from `user-dirs.dirs` (read as bytes), else their

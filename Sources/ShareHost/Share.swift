@@ -245,7 +245,8 @@ extension Share {
       accepted,
       compose: ComposeStep(
         configuration: ConfigurationStore(configHome: paths.configHomeLocation),
-        secrets: secrets ?? KeyringSecretStore(environment: environment)),
+        secrets: secrets ?? KeyringSecretStore(environment: environment),
+        earlier: EarlierSettings(configHome: paths.configHomeLocation, environment: environment)),
       prompt: prompt ?? ComposePrompts.desktop(environment: environment), recorded: recorded,
       history: HistoryStore(stateHome: paths.stateHomeLocation), environment: environment, retryOf: retryOf,
       caller: caller, target: target)

@@ -23,7 +23,9 @@ struct ToolContext {
   /// The compose step of services that declare a compose sheet: remembered values in
   /// `$XDG_CONFIG_HOME/xdg-share/configuration`, secure ones in ``secrets``.
   var composeStep: ComposeStep {
-    ComposeStep(configuration: ConfigurationStore(configHome: paths.configHomeLocation), secrets: secrets)
+    ComposeStep(
+      configuration: ConfigurationStore(configHome: paths.configHomeLocation), secrets: secrets,
+      earlier: EarlierSettings(configHome: paths.configHomeLocation, environment: environment))
   }
 
   /// The installed services and what is offered, as the D-Bus service sees them. Broken bundles
