@@ -1,5 +1,4 @@
 import Foundation
-import ShareFixtures
 import ShareTestSupport
 import Testing
 
