@@ -276,6 +276,14 @@ public enum FileManagerIntegration {
         }
       }
 
+      // The folders of files no longer written (a service's Purpose plugin under its old name),
+      // once empty: deepest first, and never one that holds a file written now.
+      for folder in manifest.folders.sorted(by: { $0.count > $1.count })
+      where !wanted.contains(where: { $0.hasPrefix(folder + "/") }) {
+        DesktopFiles.removeIfEmpty(location.absolute(folder))
+      }
+      manifest.folders.removeAll { !DesktopFiles.exists(location.absolute($0)) }
+
       if let homeConfig = location.homeConfigLocation {
         let hasActions = !rendering.files(of: .desktopActions).isEmpty
         manifest.cajaActions = mergeCajaActions(

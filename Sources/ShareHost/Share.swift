@@ -1,5 +1,6 @@
 import FoundationEssentials
 public import ShareCore
+import SharePOSIX
 public import ShareProtocol
 import Synchronization
 
@@ -73,10 +74,11 @@ public final class Share: Sendable {
     case ended
   }
 
-  /// Checks `service`'s rule against `selection`.
+  /// Checks `service`'s rule against `selection`, then that this user may read each of its files.
   ///
   /// - Throws: ``ShareRefusal/notAccepted(service:refusal:)`` when the rule refuses it, with
-  ///   the terms of its trace.
+  ///   the terms of its trace; ``ShareRefusal/unreadableFiles(_:)`` naming each file that is there
+  ///   but cannot be read.
   public static func prepare(
     _ service: ShareService, _ selection: PreparedSelection, types: TypeSystem
   ) throws(ShareRefusal) -> AcceptedSelection {
@@ -87,7 +89,22 @@ public final class Share: Sendable {
       throw .notAccepted(
         service: service, refusal: refusal ?? RuleRefusal(takes: .rule(service.rule.source), given: .nothing))
     }
+    let unreadable = selection.items.compactMap { unreadableProblem($0.item) }
+    guard unreadable.isEmpty else { throw .unreadableFiles(unreadable) }
     return AcceptedSelection(service: service, selection: selection)
+  }
+
+  /// Why the file `item` cannot be read by this user, if it cannot. Looking at a file needs
+  /// only its folder's permission (`stat`), so a `chmod 000` file passes inspection and the
+  /// rule; its service would then fail or cancel in its own words ("Cannot read …"), or share
+  /// nothing and complete. Every front end prepares through here, so each refuses it the same
+  /// way, before anything is recorded or run. A link that leads nowhere is no file to read, and
+  /// is left to its service as before.
+  private static func unreadableProblem(_ item: ShareItem) -> FileProblem? {
+    guard case .file(let path) = item, !FileSystem.isReadable(path.bytes),
+      (try? FileSystem.status(path.bytes)) != nil
+    else { return nil }
+    return FileProblem(path: path, reason: .permissionDenied)
   }
 
   /// Looks at `requested` items, then checks `service`'s rule against them: for callers that did

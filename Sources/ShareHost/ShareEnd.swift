@@ -181,8 +181,10 @@ extension ShareEnd {
     case timedOut
     /// The service's rule (or its direct target) does not take the items, or no service does.
     case notAccepted
-    /// It could not start: no such service or target, files that cannot be read, the request not
-    /// recorded, the compose step failed.
+    /// There is no such service, or no such direct target (exit status 6).
+    case noSuchService
+    /// It could not start: files that cannot be read, the request not recorded, the compose step
+    /// failed.
     case notStarted
 
     /// The status of an end with `exitCode` and `response` (``ShareEnd/exitCode``,
@@ -193,7 +195,8 @@ extension ShareEnd {
       case (.cancelled, _): self = .cancelled
       case (.ended, .timedOut): self = .timedOut
       case (.ended, .notAccepted): self = .notAccepted
-      case (.ended, .noSuchService), (.ended, .failure): self = .notStarted
+      case (.ended, .noSuchService): self = .noSuchService
+      case (.ended, .failure): self = .notStarted
       case (.ended, _): self = .failed
       }
     }
@@ -203,8 +206,8 @@ extension ShareEnd {
       /// A D-Bus `Response`'s `outcome` (data/org.xdgshare.Request1.xml): `completed`,
       /// `cancelled`, `failed`, `timed-out`.
       case dbus
-      /// `xdg-share share --json`'s `status`: the history's words, and `refused` for a share
-      /// that never ran.
+      /// `xdg-share share --json`'s `status`: the history's words, `no-such-service` for what
+      /// exit status 6 says, and `refused` for another share that never ran.
       case commandLine
       /// The Web Share host's `outcome` (docs/web-share.md): `completed`, `cancelled`, `failed`,
       /// `no-service`; a page learns no time limit.
@@ -218,8 +221,10 @@ extension ShareEnd {
       case (.cancelled, _): "cancelled"
       case (.timedOut, .dbus), (.timedOut, .commandLine): HistoryRecord.Status.timedOut.rawValue
       case (.notAccepted, .webShare): "no-service"
+      case (.noSuchService, .commandLine): "no-such-service"
       case (.notAccepted, .commandLine), (.notStarted, .commandLine): "refused"
-      case (.failed, _), (.timedOut, .webShare), (.notAccepted, .dbus), (.notStarted, _): "failed"
+      case (.failed, _), (.timedOut, .webShare), (.notAccepted, .dbus), (.notStarted, _), (.noSuchService, _):
+        "failed"
       }
     }
   }

@@ -209,7 +209,8 @@ public enum PurposeJob {
     case .completed:
       if let link = end.link { reply(PurposeWire.output(url: link)) }
     case .cancelled: reply(PurposeWire.error(.cancelled, end.text))
-    case .failed, .timedOut, .notAccepted, .notStarted: reply(PurposeWire.error(.failed, end.text))
+    case .failed, .timedOut, .notAccepted, .noSuchService, .notStarted:
+      reply(PurposeWire.error(.failed, end.text))
     }
   }
 }

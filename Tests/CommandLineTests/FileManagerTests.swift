@@ -61,7 +61,7 @@ import Testing
           Caja, PCManFM, PCManFM-Qt: a Share menu with Share… and 1 action in file-manager/actions
           D-Bus: dbus-1/services/org.xdgshare.Share.service
           Application menu: applications/org.xdgshare.Share.desktop (Share, with an action per service)
-          KDE applications: 1 Purpose plugin in kpackage/Purpose
+          KDE applications: Share… and 1 Purpose plugin in kpackage/Purpose
 
         """), "\(result.standardOutput)")
     #expect(
@@ -98,7 +98,8 @@ import Testing
           Dolphin: Share… and 0 service menus for folders in kio/servicemenus, in the Share submenu; for files, Purpose's Share menu
 
         """), "\(result.standardOutput)")
-    #expect(result.standardOutput.contains("  KDE applications: 1 Purpose plugin in kpackage/Purpose\n"))
+    #expect(
+      result.standardOutput.contains("  KDE applications: Share… and 1 Purpose plugin in kpackage/Purpose\n"))
     #expect(
       !FileManager.default.fileExists(atPath: "\(data)/kio/servicemenus/xdg-share-com.example.photos.desktop")
     )

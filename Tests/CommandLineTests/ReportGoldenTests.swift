@@ -88,6 +88,19 @@ import Testing
     try expectGolden(["doctor", "--json"], status: 0, named: "doctor-fresh-json")
   }
 
+  /// A fresh install with a service that needs a program this desktop lacks (Send via KDE
+  /// Connect without KDE Connect): it is not offered, which is worth knowing, but nothing needs
+  /// the user, so `doctor` exits 0 and says so, in its words and in its JSON.
+  @Test func doctorWithAServiceLackingAProgram() throws {
+    try BundleFixture(
+      id: "com.example.phone", name: "Phone",
+      ruleXML: BundleFixture.activationDictionary([("SupportsFileWithMaxCount", "<integer>5</integer>")]),
+      extraXML: "<key>XDGShareRequiredPrograms</key><array><string>no-such-program-here</string></array>"
+    ).write(into: desktop.userExtensions)
+    try expectGolden(["doctor"], status: 0, named: "doctor-requirements-missing")
+    try expectGolden(["doctor", "--json"], status: 0, named: "doctor-requirements-missing-json")
+  }
+
   /// A valid bundle and an invalid one (its program missing): the invalid one needs the user.
   @Test func doctorWithAnInvalidBundle() throws {
     try BundleFixture(

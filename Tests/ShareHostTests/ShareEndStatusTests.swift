@@ -21,8 +21,9 @@ import Testing
     ),
     (.finished(.failed(.exitStatus(1)), requestID: "r"), "failed", "failed", "failed"),
     (.finished(.timedOut(seconds: 1), requestID: "r"), "timed-out", "timed-out", "failed"),
-    (.refused(.noSuchService("x")), "failed", "refused", "failed"),
-    (.refused(.noSuchTarget("t", service: "s", known: [])), "failed", "refused", "failed"),
+    // What exit status 6 says (issue 32).
+    (.refused(.noSuchService("x")), "failed", "no-such-service", "failed"),
+    (.refused(.noSuchTarget("t", service: "s", known: [])), "failed", "no-such-service", "failed"),
     (.refused(.unreadableFiles([])), "failed", "refused", "failed"),
     (.composeCancelled, "cancelled", "cancelled", "cancelled"),
     (.composeFailed(.tooLong(characters: 3, maximum: 2)), "failed", "refused", "failed"),

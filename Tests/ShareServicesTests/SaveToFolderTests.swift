@@ -75,6 +75,40 @@ import Testing
     #expect(link.contains("URL=https://example.org/page?q=1\n"))
   }
 
+  /// The umask of this process, as Linux reports it (`Umask:` in /proc/self/status): read, not
+  /// set, since `umask()` would change it for every test running at the time.
+  static func umask() throws -> Int {
+    let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+    let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("Umask:") })
+    return try #require(Int(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8))
+  }
+
+  func mode(_ path: String) throws -> Int {
+    try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+  }
+
+  /// A file a web page or a sandboxed app handed over is the host's private copy (0600, or 0400
+  /// by descriptor): what is saved gets the user's usual mode, from the umask (0644 with 022),
+  /// not the copy's; a program stays a program (issue 32).
+  @Test func savedFilesGetTheUsersUsualMode() throws {
+    let umask = try Self.umask()
+    let webCopy = try desktop.writeFile(named: "web.txt", contents: "from a page")
+    let handedOver = try desktop.writeFile(named: "handed.txt", contents: "from an app")
+    let program = try desktop.writeFile(named: "run.sh", contents: "#!/bin/sh\n")
+    let own = try desktop.writeFile(named: "own.txt", contents: "the user's")
+    #expect(chmod(webCopy, 0o600) == 0)
+    #expect(chmod(handedOver, 0o400) == 0)
+    #expect(chmod(program, 0o700) == 0)
+    #expect(chmod(own, 0o640) == 0)
+    let run = try run([.file(webCopy), .file(handedOver), .file(program), .file(own), .text("a text")])
+    #expect(run.completed, "\(run.cancelMessage ?? run.standardError)")
+    #expect(try mode("\(publicFolder)/web.txt") == 0o666 & ~umask)
+    #expect(try mode("\(publicFolder)/handed.txt") == 0o666 & ~umask)
+    #expect(try mode("\(publicFolder)/run.sh") == 0o777 & ~umask)
+    #expect(try mode("\(publicFolder)/own.txt") == 0o666 & ~umask)
+    #expect(try mode("\(publicFolder)/Text.txt") == 0o666 & ~umask)
+  }
+
   @Test func bigFilesReportProgressWhileCopying() throws {
     let path = "\(desktop.files)/big.bin"
     // 64 MiB, mostly a hole, with data at both ends.

@@ -188,6 +188,17 @@ import Testing
     #expect(folders ?? [] == [])
   }
 
+  /// A file of a type pages may not share, after a real click: `NotAllowedError`, as the Web
+  /// Share spec and docs/web-share.md say (a `TypeError` is for data that is not valid).
+  @Test(
+    .enabled(if: hasChromium, "needs chromium, chromium-driver, python3-selenium, python3-pyatspi and Xvfb"))
+  func chromiumAFileOfATypePagesMayNotShareIsNotAllowed() throws {
+    let printed = try drive("chromium", ["click", "exe"])
+    let outcome = try #require(printed.object("outcome"), "\(printed.all)")
+    #expect(outcome["name"] as? String == "NotAllowedError", "\(outcome)")
+    #expect(received == nil)
+  }
+
   @Test(
     .enabled(if: hasChromium, "needs chromium, chromium-driver, python3-selenium, python3-pyatspi and Xvfb"))
   func chromiumOneShareAtATime() throws {
@@ -216,6 +227,14 @@ import Testing
     #expect(probe["withoutClick"] as? String == "NotAllowedError")
     #expect((probe["canShare"] as? [String: Bool])?["url"] == true)
     #expect((probe["canShare"] as? [String: Bool])?["exe"] == false)
+  }
+
+  @Test(.enabled(if: hasFirefox, "needs firefox-esr, python3-selenium (websocket), python3-pyatspi and Xvfb"))
+  func firefoxAFileOfATypePagesMayNotShareIsNotAllowed() throws {
+    let printed = try drive("firefox", ["click", "exe"])
+    let outcome = try #require(printed.object("outcome"), "\(printed.all)")
+    #expect(outcome["name"] as? String == "NotAllowedError", "\(outcome)")
+    #expect(received == nil)
   }
 
   @Test(.enabled(if: hasFirefox, "needs firefox-esr, python3-selenium (websocket), python3-pyatspi and Xvfb"))

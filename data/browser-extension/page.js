@@ -96,7 +96,9 @@
     return PERMITTED_EXTENSIONS.has(extension(file.name)) && (type === '' || PERMITTED_TYPES.has(type));
   }
 
-  // "validate share data": the data, its url made absolute; null when it is not valid.
+  // "validate share data": the data, its url made absolute; null when it is not valid. Whether
+  // its files may be shared is asked apart (permitted): the spec rejects those with
+  // NotAllowedError, not with the TypeError of data that is not valid.
   function validate(data) {
     const { title, text, url, files } = data;
     if (title === undefined && text === undefined && url === undefined && files === undefined) return null;
@@ -112,7 +114,6 @@
       }
       if (resolved.protocol !== 'https:' && resolved.protocol !== 'http:') return null;
     }
-    if (files !== undefined && !files.every(permitted)) return null;
     return { title, text, url: resolved === undefined ? undefined : resolved.href, files };
   }
 
@@ -144,9 +145,10 @@
     activated = false;
     const valid = validate(converted);
     if (valid === null) {
-      return PromiseClass.reject(new TypeError('No known share data fields supplied, an invalid URL, or files of a type that cannot be shared.'));
+      return PromiseClass.reject(new TypeError('No known share data fields supplied, or an invalid URL.'));
     }
     const files = valid.files || [];
+    if (!files.every(permitted)) return reject('NotAllowedError', 'Permission denied: a file of a type web pages may not share.');
     if (files.length > LIMITS.files) return reject('NotAllowedError', `Permission denied: more than ${LIMITS.files} files.`);
     if (files.reduce((sum, file) => sum + file.size, 0) > LIMITS.fileBytes) {
       return reject('NotAllowedError', 'Permission denied: the files are larger than 50 MiB.');
@@ -177,7 +179,8 @@
   function canShare(data = {}) {
     const converted = convert(data);
     if (!document.defaultView || !allowed()) return false;
-    return validate(converted) !== null;
+    const valid = validate(converted);
+    return valid !== null && (valid.files || []).every(permitted);
   }
 
   // As the browsers that have them define them: on the prototype, enumerable and replaceable.

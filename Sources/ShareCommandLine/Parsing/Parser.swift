@@ -249,7 +249,11 @@ struct OptionValues {
       let text = try text()
       guard !text.isEmpty else { throw .invalidValue(option: option.name, value: text, expected: .targetID) }
       target = text
-    case .text: selection.items.append(.text(try text()))
+    case .text:
+      // An empty text is nothing to share: not an empty `Text.txt`.
+      let text = try text()
+      guard !text.isEmpty else { throw .invalidValue(option: option.name, value: text, expected: .someText) }
+      selection.items.append(.text(text))
     case .url:
       let string = try text()
       if let path = FilePath(fileURL: string) {

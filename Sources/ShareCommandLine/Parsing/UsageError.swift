@@ -38,6 +38,8 @@ public enum ExpectedValue: Equatable, Sendable {
   case absoluteURL
   /// A direct target's identifier: not empty.
   case targetID
+  /// A text to share (`--text`): not empty.
+  case someText
   /// A bundle identifier (`new --identifier`).
   case bundleIdentifier
   /// A git URL or an absolute path (`new --sharekit-url`).

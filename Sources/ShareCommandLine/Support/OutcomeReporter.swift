@@ -132,10 +132,27 @@ struct OutcomeSummary: Encodable {
     let end = ShareEnd.finished(outcome, requestID: requestId)
     status = end.status.word(in: .commandLine)
     switch outcome {
-    case .completed(let items): returningItems = items
+    case .completed(let items): returningItems = items.map(Self.lossless)
     case .cancelled(_, let message): self.message = message
     case .failed, .timedOut: message = end.sentence(service: serviceName)
     }
+  }
+}
+
+extension OutcomeSummary {
+  /// `item` with the `name` of each file whose name is not UTF-8 given with the escapes every
+  /// printed name has (`caf\xe9 (2).png`), as `list --json` gives such a bundle folder: a
+  /// service's `name` is for display, and one made by decoding the bytes as UTF-8 has U+FFFD
+  /// where the byte was. The `url` keeps the bytes; a name that is UTF-8 is as returned.
+  static func lossless(_ item: ItemPayload) -> ItemPayload {
+    var item = item
+    for index in item.attachments.indices {
+      guard let url = item.attachments[index].url, let path = FilePath(fileURL: url) else { continue }
+      let name = path.lastComponent
+      guard String(validating: name, as: UTF8.self) == nil else { continue }
+      item.attachments[index].name = FilePath(bytes: name).text
+    }
+    return item
   }
 }
 

@@ -108,6 +108,7 @@ public enum Usage {
     case .definition: "VAR=VALUE, VAR a build variable's name such as APP_GROUP_IDENTIFIER"
     case .absoluteURL: "an absolute URL such as https://example.org/"
     case .targetID: "a direct target's identifier, as list --json shows it"
+    case .someText: "a text that is not empty"
     case .bundleIdentifier: "a reverse-DNS identifier of letters, digits, '.' and '-', such as ch.example.hoi"
     case .repository: "a git URL or an absolute path"
     case .bundleName: "letters, digits, '.', '_' and '-', starting with a letter or digit"

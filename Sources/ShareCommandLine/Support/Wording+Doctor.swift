@@ -82,7 +82,7 @@ extension Wording {
       }
       needs += bundle.missing.busNames.map { "the bus name \($0)" }
       lines.append(
-        "    ✗ \(title): not offered: it needs \(Diagnostics.listed(needs, "and")), not found on this desktop; install "
+        "    · \(title): not offered: it needs \(Diagnostics.listed(needs, "and")), not found on this desktop; install "
           + (needs.count == 1 ? "it" : "them"))
     }
     if let permissions = entry.outcome.service.flatMap({ permissionsLine($0.entitlements) }) {

@@ -105,10 +105,11 @@ extension Wording {
     case .dbus: return first.path
     case .application: return first.path + " (Share, with an action per service)"
     case .purpose:
-      // Three files a plugin; "Share…" among them. Purpose's Share menu is every KDE
+      // Three files a plugin, a folder each; "Share…" is named apart, as in the file managers'
+      // lines, so that the count and the folders written agree. Purpose's Share menu is every KDE
       // application's, Dolphin's Share submenu included.
       let plugins = files.filter { !$0.opensPicker && $0.path.hasSuffix("/metadata.json") }.count
-      return "\(plugins) Purpose \(plugins == 1 ? "plugin" : "plugins") in kpackage/Purpose"
+      return "\(sheet)\(plugins) Purpose \(plugins == 1 ? "plugin" : "plugins") in kpackage/Purpose"
     case .browsers:
       return "the Web Share host (\(NativeMessagingHosts.hostName)) for Chromium, Google Chrome and Firefox"
     }

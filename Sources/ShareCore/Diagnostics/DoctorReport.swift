@@ -56,9 +56,10 @@ public struct DoctorReport: Sendable {
               ? .requirementsMissing : pinned ? .pinned : .loaded
     }
 
-    /// Whether the user has to do something for it: an invalid bundle, or one that lacks what it
-    /// needs (unless they hid it anyway).
-    public var needsAttention: Bool { state == .invalid || state == .requirementsMissing }
+    /// Whether the user has to do something for it: an invalid bundle. One that lacks a program
+    /// or bus name it needs is only not offered, as a service for a program one does not use
+    /// (KDE Connect) is on a fresh install: worth knowing, nothing to fix.
+    public var needsAttention: Bool { state == .invalid }
   }
 
   /// One service's file of direct targets, and what reading it found.

@@ -13,7 +13,7 @@ import ShareProtocol
 /// itself, never a shell. `main` holds the same line, for hosts that name the file so.
 enum PurposePlugins {
   static let folder = "kpackage/Purpose"
-  /// Every service's plugin folder, and its `KPlugin.Id`: `org.xdgshare.<id>`.
+  /// Every service's plugin folder, and its `KPlugin.Id`: `org.xdgshare.<id>` (``pluginID(for:)``).
   static let idPrefix = "org.xdgshare."
   /// The "Share…" plugin's folder and id: never a service's, whose start with ``idPrefix``.
   static let pickerID = Picker.baseName
@@ -25,11 +25,19 @@ enum PurposePlugins {
       opensPicker: true)
     for entry in entries {
       files += pluginFiles(
-        id: idPrefix + entry.service.id, argument: entry.service.id,
+        id: pluginID(for: entry.service.id), argument: entry.service.id,
         metadata: metadata(for: entry, translations: setup.translations[entry.service.id] ?? []),
         program: setup.program, opensPicker: false)
     }
     return files
+  }
+
+  /// The plugin folder's name and its `KPlugin.Id` (KPackage takes a plugin's id from its folder,
+  /// and Purpose lists it by that id): `org.xdgshare.<id>`, the prefix keeping them apart from
+  /// other packages' plugins; a service whose id has it already (the built-in ones,
+  /// `org.xdgshare.save-to-folder`) keeps its id, not `org.xdgshare.org.xdgshare.save-to-folder`.
+  static func pluginID(for serviceID: String) -> String {
+    serviceID.hasPrefix(idPrefix) ? serviceID : idPrefix + serviceID
   }
 
   /// Whether a `#!` line can name `program`: absolute, without white space (the kernel splits the
@@ -61,7 +69,9 @@ enum PurposePlugins {
   /// constraints.
   static func metadata(for entry: PurposeEntry, translations: [PurposeSetup.Translation]) -> String {
     let service = entry.service
-    var plugin: [String: JSONValue] = ["Icon": .string(service.icon), "Id": .string(idPrefix + service.id)]
+    var plugin: [String: JSONValue] = [
+      "Icon": .string(service.icon), "Id": .string(pluginID(for: service.id)),
+    ]
     for (key, value) in [("Name", entry.name), ("X-Purpose-ActionDisplay", entry.name)] {
       plugin[key] = .string(value)
       for translation in translations {

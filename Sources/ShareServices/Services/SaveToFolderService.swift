@@ -191,7 +191,7 @@ struct FolderSaver {
       throw ShareError("Cannot read \(file.displayName): \(error.reason)")
     }
     defer { input.close() }
-    return try place(name: file.name, displayName: file.displayName, mode: status.permissions & 0o777) {
+    return try place(name: file.name, displayName: file.displayName, mode: Self.savedMode(of: status)) {
       (output: FileDescriptor) throws(ShareError) in
       while true {
         let chunk: [UInt8]
@@ -214,7 +214,7 @@ struct FolderSaver {
     let displayName = FileNames.display(name)
     let message = "Saving \(displayName)"
     meter.begin(message)
-    return try place(name: name, displayName: displayName, mode: 0o644) {
+    return try place(name: name, displayName: displayName, mode: Self.savedMode(of: nil)) {
       (output: FileDescriptor) throws(ShareError) in
       try write(contents, to: output, displayName: displayName)
       meter.advance(UInt64(contents.count), message)
@@ -227,6 +227,14 @@ struct FolderSaver {
     } catch {
       throw ShareError.serviceFailed("Cannot save \(displayName) in \(displayFolder): \(error.reason)")
     }
+  }
+
+  /// The mode a saved file is created with, before the umask: the user's usual mode for a new
+  /// file (0644 with a umask of 022), and executable when the source is executable by its owner.
+  /// Not the source's own: a file handed over by a web page or a sandboxed app is the host's
+  /// private copy (0600, 0400), and what is saved of it is the user's like any other new file.
+  static func savedMode(of source: FileStatus?) -> UInt32 {
+    (source?.permissions ?? 0) & 0o100 != 0 ? 0o777 : 0o666
   }
 
   /// Writes a temporary file in the folder with `fill`, then gives it the first free name of
