@@ -83,6 +83,27 @@ struct PickerEntryTests {
     #expect(desktop.servicesRun.isEmpty)
   }
 
+  /// D-Bus `ShowPicker` where the sheet cannot open: one Response, ended, with the sheet's words,
+  /// and nothing of GTK's on the service's standard error.
+  @Test func showPickerWithoutADisplayAnswersWithTheSheetsWords() throws {
+    let client = URL(fileURLWithPath: SheetHarness.driverPath).deletingLastPathComponent()
+      .appendingPathComponent("show_picker.py").path
+    var environment = desktop.environment
+    environment["DISPLAY"] = ":1234"
+    environment["GDK_BACKEND"] = "x11"
+    let run = try CapturedRun.run(
+      ["dbus-run-session", "--", SheetHarness.python, client, Tool.path, "", photo].map { Array($0.utf8) },
+      environment: environment, workingDirectory: Array(desktop.files.utf8))
+    let output = String(decoding: run.standardOutput, as: UTF8.self)
+    let errors = String(decoding: run.standardError, as: UTF8.self)
+    #expect(output.contains("responses: 1"), "\(output)\(errors)")
+    let response = try #require(output.split(separator: "\n").first { $0.hasPrefix("response: ") })
+    #expect(response.hasPrefix("response: 2 "), "\(response)")
+    #expect(response.contains("cannot open the display :1234 to show the share sheet"), "\(response)")
+    #expect(!errors.contains("Gtk-WARNING"), "\(errors)")
+    #expect(desktop.servicesRun.isEmpty)
+  }
+
   @Test func withADisplayAndNoTerminalTheSheetOpensAndEscapeCancels() throws {
     // The driver runs xdg-share without a terminal, on the virtual display.
     let run = try launch([Tool.path, photo], steps: ["services", "key", "Escape"])

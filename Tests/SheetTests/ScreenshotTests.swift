@@ -7,7 +7,7 @@ import Testing
 /// the folder to write them to: `picker-light.png`, `picker-dark.png` and `direct-targets.png`; and,
 /// for the notes of a change to the sheet's look, `bundled-services.png` (the services that come
 /// with xdg-share, their own icons and descriptions) and `result-page.png` (what a service
-/// returned: a file with a long path).
+/// returned: a file with a long path) and `binary-file.png` (bytes nothing recognises).
 @Suite(
   .serialized,
   .enabled(
@@ -126,6 +126,21 @@ struct ScreenshotTests {
         "services", "press", "Save to Folder", "wait-label", "Shared with Save to Folder", "screenshot",
         "\(folder)/result-page.png", "key", "Escape",
       ], display: display, environment: ["ADW_DEBUG_COLOR_SCHEME": "prefer-light"])
+    #expect(run.driverStatus == 0, "\(run.output)")
+  }
+
+  @Test func binaryFile() throws {
+    let folder = try #require(ProcessInfo.processInfo.environment["XDG_SHARE_SHEET_SCREENSHOTS"])
+    let desktop = try TemporaryDesktop(prefix: "xdg-share-sheet-pictures")
+    try SheetHarness.prepare(desktop)
+    let display = try VirtualDisplay(firstNumber: 150)
+    try SheetHarness.installBundled("org.xdgshare.save-to-folder", into: desktop)
+    let binary = desktop.files + "/handed-over"
+    try Data((0..<2048).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }).write(
+      to: URL(fileURLWithPath: binary))
+    let run = try desktop.runSheet(
+      [binary], steps: ["services", "screenshot", "\(folder)/binary-file.png", "key", "Escape"],
+      display: display, environment: ["ADW_DEBUG_COLOR_SCHEME": "prefer-light"])
     #expect(run.driverStatus == 0, "\(run.output)")
   }
 }
