@@ -246,7 +246,7 @@ package.targets += [
     dependencies: [
       "ShareSheet", "ShareHost", "ShareCore", "ShareProtocol", "ShareTestSupport", "SharePOSIX",
     ],
-    exclude: ["Driver"]),
+    exclude: ["Driver", "Snapshots"]),
   // The compose sheet driven through AT-SPI under Xvfb, through `xdg-share share` and Microblog.
   .testTarget(
     name: "ComposeSheetTests", dependencies: ["ShareTestSupport", "SharePOSIX"], exclude: ["Driver"]),

@@ -41,6 +41,9 @@ public enum ShareEnd: Equatable, Sendable {
     case declined
     /// There was no one to ask: no terminal, no display.
     case noOneToAsk
+    /// The share sheet had no display to open on: none named (`[]`), or none of `displays`
+    /// (`WAYLAND_DISPLAY`, `DISPLAY`) could be opened.
+    case noDisplay([String])
   }
 
   /// What a D-Bus `Response` says in its first argument, as xdg-desktop-portal's requests do.
@@ -66,7 +69,7 @@ public enum ShareEnd: Equatable, Sendable {
     case .refused(.notAccepted), .refused(.targetRefuses), .noServiceAccepts: .notAccepted
     case .refused(.unreadableFiles), .refused(.cannotRecord), .composeFailed: .failure
     case .composeCancelled, .notChosen(.declined): .cancelled
-    case .notChosen(.noOneToAsk): .noServiceChosen
+    case .notChosen(.noOneToAsk), .notChosen(.noDisplay): .noServiceChosen
     }
   }
 
@@ -131,6 +134,10 @@ public enum ShareEnd: Equatable, Sendable {
         : "no installed service accepts these \(count) items together"
     case .notChosen(.declined): "closed before a service was chosen"
     case .notChosen(.noOneToAsk): "no terminal to ask on; choose one with --service ID"
+    case .notChosen(.noDisplay(let displays)):
+      displays.isEmpty
+        ? "no display to show the share sheet on (neither WAYLAND_DISPLAY nor DISPLAY is set)"
+        : "cannot open the display \(displays.joined(separator: " or ")) to show the share sheet"
     }
   }
 

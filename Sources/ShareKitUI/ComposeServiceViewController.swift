@@ -41,6 +41,11 @@ open class ComposeServiceViewController: ExtensionSheetController, SheetContent 
     }
   }
 
+  /// Whether the sheet has a text to edit; set it to false in ``viewDidLoad()`` for a sheet that
+  /// only asks its configuration items (a folder to save to), whose ``contentText`` then stays
+  /// the shared text.
+  public var showsText = true
+
   /// Shown greyed in the text field while it is empty.
   public var placeholder: String? {
     didSet { view?.placeholder = placeholder }
@@ -109,7 +114,7 @@ open class ComposeServiceViewController: ExtensionSheetController, SheetContent 
   }
 
   func makeBody() -> Widget {
-    let view = ComposeView(text: storedText, placeholder: placeholder)
+    let view = ComposeView(text: storedText, placeholder: placeholder, showsText: showsText)
     self.view = view
     view.onEdit = { [weak self] in self?.validateContent() }
     let preview = loadPreviewView() ?? DefaultPreview.make(for: extensionContext?.inputItems ?? [])
@@ -119,7 +124,7 @@ open class ComposeServiceViewController: ExtensionSheetController, SheetContent 
     return view.root
   }
 
-  var initialFocus: Widget? { view?.textView }
+  var initialFocus: Widget? { showsText ? view?.textView : nil }
 
   func primaryChosen() { didSelectPost() }
 

@@ -1,7 +1,8 @@
 import ShareGtk
 
-/// The compose sheet's widgets below the header bar: the text with its placeholder, the preview
-/// beside it, the characters-remaining count, and the configuration items.
+/// The compose sheet's widgets below the header bar: the text with its placeholder (none when the
+/// sheet has no text), the preview beside it, the characters-remaining count, and the
+/// configuration items.
 @MainActor
 final class ComposeView {
   let root = Box(.vertical, spacing: 12)
@@ -13,7 +14,7 @@ final class ComposeView {
   private var rows: [ListRow] = []
   var onEdit: (@MainActor () -> Void)?
 
-  init(text: String, placeholder: String?) {
+  init(text: String, placeholder: String?, showsText: Bool = true) {
     root.setMargins(top: 12, bottom: 18, start: 18, end: 18)
     textView.text = text
     textView.setAccessibleLabel("Message")
@@ -31,8 +32,17 @@ final class ComposeView {
     scrolled.expand(horizontally: true, vertically: true)
 
     let top = Box(.horizontal, spacing: 12)
+    // Without a text, the preview alone says what is shared; the field would be an empty box
+    // with no purpose, and an assistive technology would name it all the same.
+    scrolled.isVisible = showsText
+    scrolled.setAccessibilityHidden(!showsText)
     top.append(scrolled)
-    previewSlot.align(vertical: .start)
+    if showsText {
+      previewSlot.align(vertical: .start)
+    } else {
+      previewSlot.align(horizontal: .center, vertical: .start)
+      previewSlot.expand(horizontally: true)
+    }
     previewSlot.isVisible = false
     top.append(previewSlot)
     root.append(top)

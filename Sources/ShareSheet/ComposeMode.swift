@@ -1,6 +1,7 @@
 import FoundationEssentials
 import ShareCore
 import ShareGLib
+import ShareGtk
 import ShareHost
 import ShareKitUI
 import SharePOSIX
@@ -53,6 +54,13 @@ enum ComposeMode {
       if event.isFinal { HostedSheet.requestEnded() }
     }
 
+    // Before GTK's own start-up, which would print its warning: the host says the sheet ended
+    // without an answer, as it would of GTK's exit.
+    guard Application.openDisplay() else {
+      let words = SheetResult(.notChosen(.noDisplay(SheetApp.displayNames(environment)))).message ?? ""
+      SheetApp.printError("xdg-share-sheet: \(words)")
+      return failedStatus
+    }
     var answer: ComposePayload?
     isRunning = true
     defer { isRunning = false }

@@ -31,6 +31,7 @@ final class DeclaredComposeSheet: ComposeServiceViewController {
     title = declaration.title ?? serviceName
     postButtonTitle = declaration.postButtonTitle ?? "Post"
     placeholder = declaration.placeholder
+    showsText = declaration.hasText
     contentText = startText
   }
 

@@ -465,6 +465,10 @@ final class PickerWindow {
     case .escape:
       if editing && stack.visiblePage == Page.choose {
         setEditing(false)
+      } else if !search.text.isEmpty && stack.visiblePage == Page.choose {
+        // As GNOME's search fields: the search goes first, the window with the next Escape.
+        search.text = ""
+        search.grabFocus()
       } else {
         window.close()
       }
@@ -479,23 +483,29 @@ final class PickerWindow {
   }
 
   /// Moves the focus to the row above or below, in the same column; above the first row is the
-  /// search field, below the last the row of actions.
+  /// row of suggestions when it is shown, above that the search field; below the last row is
+  /// the row of actions.
   private func moveFocus(by step: Int) -> Bool {
     makeRemainingRows()
     let shown = visibleRows
     let firstAction = editing ? nil : actionsRow.visible.first?.button
+    let firstTarget = editing ? nil : targetsRow.visible.first?.button
     if actionsRow.containsFocus {
       guard step < 0 else { return true }
-      return shown.last?.focusableButtons.first?.grabFocus() ?? search.grabFocus()
+      return shown.last?.focusableButtons.first?.grabFocus() ?? firstTarget?.grabFocus() ?? search.grabFocus()
+    }
+    if targetsRow.row.containsFocus {
+      guard step > 0 else { return search.grabFocus() }
+      return (shown.first?.focusableButtons.first ?? firstAction)?.grabFocus() ?? true
     }
     if search.containsFocus {
       guard step > 0 else { return true }
-      return (shown.first?.focusableButtons.first ?? firstAction)?.grabFocus() ?? false
+      return (firstTarget ?? shown.first?.focusableButtons.first ?? firstAction)?.grabFocus() ?? false
     }
     guard let index = shown.firstIndex(where: { $0.row.containsFocus }) else { return false }
     let column = shown[index].focusableButtons.firstIndex { $0.containsFocus } ?? 0
     let target = index + step
-    if target < 0 { return search.grabFocus() }
+    if target < 0 { return firstTarget?.grabFocus() ?? search.grabFocus() }
     guard target < shown.count else { return firstAction?.grabFocus() ?? true }
     let buttons = shown[target].focusableButtons
     return buttons[min(column, buttons.count - 1)].grabFocus()

@@ -36,6 +36,14 @@ struct LoadedSelection: Sendable {
 }
 
 enum ServiceSource {
+  /// A content type's name for people: shared-mime-info's (`PNG image`); bytes nothing recognised
+  /// (a binary file handed over as a descriptor, say) are a binary file, as GNOME's Files says,
+  /// not "unknown".
+  static func describe(_ contentType: String, text: SheetText) -> String {
+    ContentTypeInfo.isUnknown(contentType)
+      ? text("Binary file") : ContentTypeInfo.description(of: contentType)
+  }
+
   /// Loads the services of the desktop `environment` describes and matches them to `items`.
   ///
   /// - Parameters:
@@ -66,7 +74,7 @@ enum ServiceSource {
         of: $0, types: catalog.types, contentType: GIOFileInspector.guessContentType(forName:))
     }
     var summary = SelectionSummary(
-      attachments: prepared?.attachments ?? [], text: text, describe: ContentTypeInfo.description)
+      attachments: prepared?.attachments ?? [], text: text, describe: { describe($0, text: text) })
     if let preview { summary.picture = .thumbnail(preview) }
     var summaryIcons: [String] = []
     if case .contentType(let type) = summary.picture { summaryIcons = ContentTypeInfo.iconNames(for: type) }

@@ -71,6 +71,10 @@ public enum SheetApp {
       return arrival
     }
     let early = items.isEmpty ? nil : load(items)
+    // Before GTK's own start-up, which would print its warning and exit 1 without an answer.
+    guard Application.openDisplay() else {
+      return endWithoutDisplay(environment: environment, resultDescriptor: parsed.resultDescriptor)
+    }
 
     var result = SheetResult(.notChosen(.declined))
     let application = Application(id: applicationID)
@@ -136,6 +140,25 @@ public enum SheetApp {
       printError("xdg-share-sheet: controllers freed: \(PickerWindow.freed.load(ordering: .relaxed))")
     }
     return result.exitStatus
+  }
+
+  /// The sheet cannot open a window: no display is named, or the one named cannot be opened.
+  /// It ends as a picker with no one to ask does (exit status 8, "no service chosen"), its
+  /// words in its result line for the front end that started it, which says them; without a
+  /// result descriptor, on standard error.
+  static func endWithoutDisplay(environment: [String: String], resultDescriptor: Int32?) -> Int32 {
+    let result = SheetResult(.notChosen(.noDisplay(displayNames(environment))))
+    if let resultDescriptor {
+      writeResult(result, to: resultDescriptor)
+    } else if let message = result.message {
+      printError("xdg-share-sheet: \(message)")
+    }
+    return result.exitStatus
+  }
+
+  /// The displays `environment` names, Wayland's first, as GTK tries them.
+  nonisolated static func displayNames(_ environment: [String: String]) -> [String] {
+    [environment["WAYLAND_DISPLAY"], environment["DISPLAY"]].compactMap { $0 }.filter { !$0.isEmpty }
   }
 
   /// Decodes the image files some services name as their icons (`CFBundleIconFile`).

@@ -7,7 +7,8 @@ public import ShareProtocol
 ///
 /// The exit status is `xdg-share`'s: 0 completed, 3 cancelled (also when the window was closed
 /// before a choice), 4 the service failed, 5 it ran past its time limit, 7 no service accepts the
-/// items, 1 a file cannot be read or the request cannot be recorded, 6 the service is gone.
+/// items, 1 a file cannot be read or the request cannot be recorded, 6 the service is gone, 8 no
+/// display to open on (GTK's start-up is asked first, so that it never prints and exits 1).
 ///
 /// The result line is one JSON object and a newline, written once as the picker ends. It has the
 /// shape of xdg-desktop-portal's `Response(u response, a{sv} results)`, so that the D-Bus service

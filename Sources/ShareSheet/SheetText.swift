@@ -57,6 +57,7 @@ public struct SheetText: Sendable {
       "{count} links": "{count} Links",
       "{count} items": "{count} Objekte",
       "Text": "Text",
+      "Binary file": "Binärdatei",
       "Loading services…": "Dienste werden geladen …",
       "No service can share this": "Kein Dienst kann das teilen",
       "Share services that accept it can be installed, or hidden ones shown again with Edit.":
@@ -110,6 +111,7 @@ public struct SheetText: Sendable {
       "{count} links": "{count} liens",
       "{count} items": "{count} éléments",
       "Text": "Texte",
+      "Binary file": "Fichier binaire",
       "Loading services…": "Chargement des services…",
       "No service can share this": "Aucun service ne peut partager ceci",
       "Share services that accept it can be installed, or hidden ones shown again with Edit.":

@@ -85,10 +85,16 @@ final class ServiceRowView {
   private(set) var isHidden = false
   private(set) var isEditing = false
 
-  /// The icon names to try for a service's `CFBundleIconName`: the name, its symbolic form (the
-  /// Adwaita theme has many icons only so), then a generic one.
-  static func iconNames(for icon: String) -> [String] {
-    [icon, icon + "-symbolic", ShareService.defaultIcon + "-symbolic"]
+  /// The icon names to try for a service's `CFBundleIconName`: its symbolic form first, as GNOME
+  /// draws rows (and as the suggestions' icons are), then the name itself for a theme that has
+  /// only the full-colour icon, then a generic one.
+  nonisolated static func iconNames(for icon: String) -> [String] {
+    let symbolic = icon.hasSuffix("-symbolic") ? icon : icon + "-symbolic"
+    var names: [String] = []
+    for name in [symbolic, icon, ShareService.defaultIcon + "-symbolic"] where !names.contains(name) {
+      names.append(name)
+    }
+    return names
   }
 
   /// The icon of `service` at 32 pixels: the image its bundle names (`texture`), else its
@@ -137,7 +143,8 @@ final class ServiceRowView {
     if let description = service.description, !description.isEmpty {
       let detail = Label(description)
       detail.horizontalPosition = 0
-      detail.ellipsizeAtEnd()
+      // Two lines at the window's default width, then cut: most descriptions are a sentence.
+      detail.wrap(lines: 2)
       detail.addStyleClass("dim-label")
       detail.addStyleClass("caption")
       labels.append(detail)
@@ -259,11 +266,17 @@ final class StatusView {
     box.append(spinner)
     title.addStyleClass("title-3")
     title.wrap()
-    title.setWidthInCharacters(30)
+    title.setMaximumWidthInCharacters(30)
     box.append(title)
     detail.wrap(lines: 8)
-    detail.setWidthInCharacters(40)
+    // At most 40 characters wide, and no wider than the window: a long path wraps where the
+    // window is, rather than widen it.
+    detail.setMaximumWidthInCharacters(40)
     detail.isSelectable = true
+    // Selectable with the mouse, to copy a path or a link; never focused, so that the page never
+    // opens with its text selected all (a focused selectable label selects it), which looked
+    // like a highlight of its own.
+    detail.canFocus = false
     box.append(detail)
     buttons.align(horizontal: .center)
     buttons.setMargins(top: 6)
@@ -292,6 +305,9 @@ final class StatusView {
     for button in shownButtons { self.buttons.remove(button) }
     shownButtons = buttons
     for button in buttons { self.buttons.append(button) }
+    // Three pills side by side are wider than the window (Save…, Show in folder, Close): one
+    // above another, as wide as the widest, they keep its width.
+    self.buttons.orientation = buttons.count > 2 ? .vertical : .horizontal
     self.buttons.isVisible = !buttons.isEmpty
     footnote.isVisible = !footnote.text.isEmpty
   }

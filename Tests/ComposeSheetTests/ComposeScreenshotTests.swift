@@ -5,7 +5,8 @@ import Testing
 
 /// The pictures of the compose sheet in `docs/images`, taken again when
 /// `XDG_SHARE_SHEET_SCREENSHOTS` names the folder to write them to: `compose-sheet-light.png`,
-/// `compose-sheet-dark.png` and `compose-sheet-choices.png`.
+/// `compose-sheet-dark.png` and `compose-sheet-choices.png`; and `save-to-folder-compose.png`, the
+/// compose step of the bundled Save to Folder, for the notes of a change to it.
 @Suite(
   .serialized,
   .enabled(
@@ -39,6 +40,25 @@ struct ComposeScreenshotTests {
     }
     let run = try microblog.share(
       steps + ["press", "Cancel", "wait-window-gone"], environment: ["ADW_DEBUG_COLOR_SCHEME": scheme])
+    #expect(run.driverStatus == 0, "\(run.output)")
+  }
+
+  @Test func saveToFolderCompose() throws {
+    let folder = try #require(ProcessInfo.processInfo.environment["XDG_SHARE_SHEET_SCREENSHOTS"])
+    let declared = try DeclaredDesktop()
+    let id = "org.xdgshare.save-to-folder"
+    let bundle = "\(declared.desktop.userExtensions)/\(id).shareext"
+    try FileManager.default.copyItem(
+      atPath: ComposeHarness.repository.appendingPathComponent("data/extensions/\(id).shareext").path,
+      toPath: bundle)
+    try FileManager.default.createSymbolicLink(
+      atPath: "\(bundle)/share", withDestinationPath: ComposeHarness.built("xdg-share-services"))
+    let run = try declared.run(
+      ["share", "--service", id, declared.file],
+      steps: [
+        "wait-button", "Save", "screenshot", "\(folder)/save-to-folder-compose.png", "press", "Cancel",
+        "wait-window-gone",
+      ])
     #expect(run.driverStatus == 0, "\(run.output)")
   }
 }

@@ -46,6 +46,28 @@ struct DeclaredSheetUITests {
       ])
   }
 
+  /// Save to Folder's sheet says it has no text (`HasText` false): its folder and the preview,
+  /// no empty text field.
+  @Test func aSheetWithoutTextShowsNoTextField() throws {
+    let declared = try DeclaredDesktop()
+    let id = "org.xdgshare.save-to-folder"
+    let bundle = "\(declared.desktop.userExtensions)/\(id).shareext"
+    try FileManager.default.copyItem(
+      atPath: ComposeHarness.repository.appendingPathComponent("data/extensions/\(id).shareext").path,
+      toPath: bundle)
+    try FileManager.default.createSymbolicLink(
+      atPath: "\(bundle)/share", withDestinationPath: ComposeHarness.built("xdg-share-services"))
+    let run = try declared.run(
+      ["share", "--service", id, declared.file],
+      steps: ["wait-button", "Save", "buttons", "tree", "press", "Cancel", "wait-window-gone"])
+    #expect(run.driverStatus == 0, "\(run.output)")
+    #expect(run.buttons == [["Cancel", "Save", "Folder"]])
+    let tree = run.output.split(separator: "\n").filter { $0.hasPrefix("tree: ") }
+    #expect(!tree.isEmpty)
+    #expect(!tree.contains { $0.contains("'Message'") }, "\(tree)")
+    #expect(run.exitStatus == 3)
+  }
+
   @Test func cancelEndsWithStatusThreeAndTheProgramNeverStarts() throws {
     let declared = try DeclaredDesktop()
     let run = try declared.share([

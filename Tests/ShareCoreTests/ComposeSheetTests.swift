@@ -52,6 +52,23 @@ import Testing
     </dict>
     """
 
+  /// `HasText` false: a sheet with no text to write; without it, a text.
+  @Test func aSheetMaySayItHasNoText() throws {
+    let (outcome, _) = try load(
+      """
+      <key>XDGShareComposeSheet</key><dict>
+        <key>HasText</key><false/>
+        <key>ConfigurationItems</key><array>
+          <dict><key>Identifier</key><string>folder</string><key>Title</key><string>Folder</string></dict>
+        </array>
+      </dict>
+      """)
+    #expect(outcome.problems == [])
+    #expect(outcome.service?.composeSheet?.hasText == false)
+    let (withText, _) = try load(Self.microblog)
+    #expect(withText.service?.composeSheet?.hasText == true)
+  }
+
   @Test func theDeclarationIsRead() throws {
     let (outcome, _) = try load(Self.microblog)
     #expect(outcome.problems == [])

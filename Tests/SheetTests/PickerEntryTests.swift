@@ -56,6 +56,54 @@ struct PickerEntryTests {
     #expect(desktop.servicesRun == ["org.test.alpha"])
   }
 
+  /// `--picker` where no window can open: xdg-share's words, not GTK's, and the exit status of
+  /// "no service chosen"; the sheet started by another front end answers so on its result line.
+  @Test func withoutADisplayThePickerSaysSoAndExitsEight() throws {
+    // GDK_BACKEND: the display named is the one tried, whatever this machine has.
+    for (name, environment) in [
+      ("picker-no-display", ["GDK_BACKEND": "x11"]),
+      ("picker-display-not-open", ["DISPLAY": ":1234", "GDK_BACKEND": "x11"]),
+    ] {
+      let run = try Tool.run(["--picker", "--", photo], on: desktop, environment: environment)
+      #expect(run.status == 8, "\(run.standardError)")
+      try Snapshot.assertMatches(run.standardError, named: name)
+    }
+    let sheet = try CapturedRun.run(
+      [SheetHarness.sheetPath, "--result-fd", "1", "--", photo].map { Array($0.utf8) },
+      environment: desktop.environment.merging(["DISPLAY": ":1234", "GDK_BACKEND": "x11"]) { $1 })
+    #expect(sheet.status == 8)
+    #expect(sheet.standardError.isEmpty, "\(String(decoding: sheet.standardError, as: UTF8.self))")
+    let line = try #require(
+      try JSONSerialization.jsonObject(with: Data(sheet.standardOutput)) as? [String: Any])
+    #expect(line["exit-status"] as? Int == 8)
+    #expect(line["response"] as? Int == 2)
+    #expect(
+      (line["results"] as? [String: Any])?["message"] as? String
+        == "cannot open the display :1234 to show the share sheet")
+    #expect(desktop.servicesRun.isEmpty)
+  }
+
+  /// D-Bus `ShowPicker` where the sheet cannot open: one Response, ended, with the sheet's words,
+  /// and nothing of GTK's on the service's standard error.
+  @Test func showPickerWithoutADisplayAnswersWithTheSheetsWords() throws {
+    let client = URL(fileURLWithPath: SheetHarness.driverPath).deletingLastPathComponent()
+      .appendingPathComponent("show_picker.py").path
+    var environment = desktop.environment
+    environment["DISPLAY"] = ":1234"
+    environment["GDK_BACKEND"] = "x11"
+    let run = try CapturedRun.run(
+      ["dbus-run-session", "--", SheetHarness.python, client, Tool.path, "", photo].map { Array($0.utf8) },
+      environment: environment, workingDirectory: Array(desktop.files.utf8))
+    let output = String(decoding: run.standardOutput, as: UTF8.self)
+    let errors = String(decoding: run.standardError, as: UTF8.self)
+    #expect(output.contains("responses: 1"), "\(output)\(errors)")
+    let response = try #require(output.split(separator: "\n").first { $0.hasPrefix("response: ") })
+    #expect(response.hasPrefix("response: 2 "), "\(response)")
+    #expect(response.contains("cannot open the display :1234 to show the share sheet"), "\(response)")
+    #expect(!errors.contains("Gtk-WARNING"), "\(errors)")
+    #expect(desktop.servicesRun.isEmpty)
+  }
+
   @Test func withADisplayAndNoTerminalTheSheetOpensAndEscapeCancels() throws {
     // The driver runs xdg-share without a terminal, on the virtual display.
     let run = try launch([Tool.path, photo], steps: ["services", "key", "Escape"])

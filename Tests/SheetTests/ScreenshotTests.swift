@@ -4,7 +4,10 @@ import ShareTestSupport
 import Testing
 
 /// The pictures of the picker in `docs/images`, taken again when `XDG_SHARE_SHEET_SCREENSHOTS` names
-/// the folder to write them to: `picker-light.png`, `picker-dark.png` and `direct-targets.png`.
+/// the folder to write them to: `picker-light.png`, `picker-dark.png` and `direct-targets.png`; and,
+/// for the notes of a change to the sheet's look, `bundled-services.png` (the services that come
+/// with xdg-share, their own icons and descriptions) and `result-page.png` (what a service
+/// returned: a file with a long path) and `binary-file.png` (bytes nothing recognises).
 @Suite(
   .serialized,
   .enabled(
@@ -73,6 +76,71 @@ struct ScreenshotTests {
     let run = try desktop.runSheet(
       [photo], steps: ["services", "screenshot", "\(folder)/\(file)", "key", "Escape"], display: display,
       environment: ["ADW_DEBUG_COLOR_SCHEME": scheme])
+    #expect(run.driverStatus == 0, "\(run.output)")
+  }
+
+  @Test func bundledServices() throws {
+    let folder = try #require(ProcessInfo.processInfo.environment["XDG_SHARE_SHEET_SCREENSHOTS"])
+    let desktop = try TemporaryDesktop(prefix: "xdg-share-sheet-pictures")
+    try SheetHarness.prepare(desktop)
+    let display = try VirtualDisplay(firstNumber: 150)
+    for id in [
+      "org.xdgshare.save-to-folder", "org.xdgshare.mail", "org.xdgshare.clipboard", "org.xdgshare.qr-code",
+    ] {
+      try SheetHarness.installBundled(id, into: desktop)
+    }
+    let notes = try desktop.writeFile(named: "notes.txt", contents: "call Jana back\n")
+    let run = try desktop.runSheet(
+      [notes], steps: ["services", "screenshot", "\(folder)/bundled-services.png", "key", "Escape"],
+      display: display, environment: ["ADW_DEBUG_COLOR_SCHEME": "prefer-light"])
+    #expect(run.driverStatus == 0, "\(run.output)")
+  }
+
+  @Test func resultPage() throws {
+    let folder = try #require(ProcessInfo.processInfo.environment["XDG_SHARE_SHEET_SCREENSHOTS"])
+    let desktop = try TemporaryDesktop(prefix: "xdg-share-sheet-pictures")
+    try SheetHarness.prepare(desktop)
+    let display = try VirtualDisplay(firstNumber: 150)
+    let saved = desktop.files + "/Public/Pictures from the summer/Holiday at the lake (2).png"
+    try FileManager.default.createDirectory(
+      atPath: (saved as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try Data(tinyPNG).write(to: URL(fileURLWithPath: saved))
+    let url = URL(fileURLWithPath: saved).absoluteString
+    try BundleFixture(
+      id: "org.example.save", name: "Save to Folder",
+      ruleXML: BundleFixture.dictionary([
+        ("NSExtensionActivationSupportsImageWithMaxCount", "<integer>5</integer>")
+      ]),
+      extraXML: "<key>CFBundleIconName</key><string>document-save-as</string>",
+      program: """
+        #!/bin/sh
+        cat > /dev/null
+        echo '{"complete": {"returningItems": [{"attachments": [{"typeIdentifiers": ["public.png"], "url": "\(url)"}]}]}}'
+        """
+    ).write(into: desktop.userExtensions)
+    let photo = desktop.files + "/Holiday at the lake.png"
+    try Data(tinyPNG).write(to: URL(fileURLWithPath: photo))
+    let run = try desktop.runSheet(
+      [photo],
+      steps: [
+        "services", "press", "Save to Folder", "wait-label", "Shared with Save to Folder", "screenshot",
+        "\(folder)/result-page.png", "key", "Escape",
+      ], display: display, environment: ["ADW_DEBUG_COLOR_SCHEME": "prefer-light"])
+    #expect(run.driverStatus == 0, "\(run.output)")
+  }
+
+  @Test func binaryFile() throws {
+    let folder = try #require(ProcessInfo.processInfo.environment["XDG_SHARE_SHEET_SCREENSHOTS"])
+    let desktop = try TemporaryDesktop(prefix: "xdg-share-sheet-pictures")
+    try SheetHarness.prepare(desktop)
+    let display = try VirtualDisplay(firstNumber: 150)
+    try SheetHarness.installBundled("org.xdgshare.save-to-folder", into: desktop)
+    let binary = desktop.files + "/handed-over"
+    try Data((0..<2048).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }).write(
+      to: URL(fileURLWithPath: binary))
+    let run = try desktop.runSheet(
+      [binary], steps: ["services", "screenshot", "\(folder)/binary-file.png", "key", "Escape"],
+      display: display, environment: ["ADW_DEBUG_COLOR_SCHEME": "prefer-light"])
     #expect(run.driverStatus == 0, "\(run.output)")
   }
 }

@@ -202,4 +202,16 @@ import Testing
     #expect(SheetResult(.noServiceAccepts(itemCount: 1)).exitStatus == 7)
     #expect(SheetResult(.refused(.noSuchService("x")), serviceID: "x").exitStatus == 6)
   }
+
+  /// Rows draw a service's icon symbolic first, as GNOME draws rows and as the suggestions are;
+  /// the full-colour icon only where the theme has no symbolic one.
+  @Test func serviceIconsAreSymbolicFirst() {
+    #expect(
+      ServiceRowView.iconNames(for: "mail-send")
+        == ["mail-send-symbolic", "mail-send", ShareService.defaultIcon + "-symbolic"])
+    #expect(ServiceRowView.iconNames(for: "phone-symbolic").first == "phone-symbolic")
+    #expect(
+      ServiceRowView.iconNames(for: "phone-symbolic").count
+        == Set(ServiceRowView.iconNames(for: "phone-symbolic")).count)
+  }
 }

@@ -75,6 +75,77 @@ struct SheetUITests {
     #expect(desktop.servicesRun.isEmpty)
   }
 
+  /// Escape with text in the search field clears the search, as GNOME's search fields do; only
+  /// the next one, with the field empty, closes the sheet.
+  @Test func escapeClearsTheSearchFirstThenCloses() throws {
+    let run = try run(["type", "rav", "services", "key", "Escape", "services", "key", "Escape"])
+    #expect(run.services == [["Bravo"], ["Delta", "Charlie", "Alpha", "Bravo"]])
+    #expect(run.exitStatus == 3)
+    #expect(desktop.servicesRun.isEmpty)
+  }
+
+  /// A description longer than a row is wide wraps to two lines, and no further.
+  @Test func aLongDescriptionWrapsToTwoLines() throws {
+    let long =
+      "Sends the photo to every device paired with this computer, in the background, and tells you "
+      + "once each has it, or why one did not take it, with a way to try again later"
+    let medium =
+      "Copies what you share into the Public folder of your home, where others on the network see it"
+    for (name, description) in [("Echo", long), ("Foxtrot", medium), ("Golf", "Short")] {
+      var service = Self.service(name)
+      service.extraXML += "<key>XDGShareDescription</key><string>\(description)</string>"
+      try service.write(into: desktop.userExtensions)
+    }
+    let run = try run(["services", "labels", "key", "Escape"])
+    let line = try #require(run.output.split(separator: "\n").first { $0.hasPrefix("labels: ") })
+    let labels = try #require(
+      try JSONSerialization.jsonObject(with: Data(line.dropFirst(8).utf8)) as? [String: [Int]])
+    let short = try #require(labels["Short"]?[3])
+    let twoLines = try #require(labels[medium]?[3])
+    let longest = try #require(labels[long]?[3])
+    #expect(twoLines >= short * 2 - 2 && twoLines <= short * 2 + 2, "\(labels)")
+    #expect(longest == twoLines, "\(labels)")
+  }
+
+  /// The page that tells what a service returned keeps the window's width, and shows a long
+  /// path wrapped, not selected.
+  @Test func theResultPageKeepsTheWidthAndSelectsNothing() throws {
+    let folder = desktop.files + "/a folder with a rather long name/and_another_one_inside_it_without_spaces"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let file = folder + "/Holiday at the lake (copy).png"
+    try Data(tinyPNG).write(to: URL(fileURLWithPath: file))
+    let url = URL(fileURLWithPath: file).absoluteString
+    try Self.service(
+      "Keeper",
+      program: """
+        #!/bin/sh
+        cat > /dev/null
+        echo '{"complete": {"returningItems": [{"attachments": [{"typeIdentifiers": ["public.png"], "url": "\(url)"}]}]}}'
+        """
+    ).write(into: desktop.userExtensions)
+    let run = try run([
+      "services", "window-size", "press", "Keeper", "wait-label", "Shared with Keeper", "sleep", "0.5",
+      "window-size", "selections", "Holiday at the lake", "key", "Escape",
+    ])
+    let sizes = run.output.split(separator: "\n").filter { $0.hasPrefix("window-size: ") }.map {
+      (try? JSONSerialization.jsonObject(with: Data($0.dropFirst(13).utf8))) as? [Int]
+    }
+    #expect(sizes.count == 2 && sizes[0] != nil && sizes[0]?.first == sizes[1]?.first, "\(sizes)")
+    #expect(run.output.contains("selections: 0"), "\(run.output)")
+    #expect(run.exitStatus == 0)
+  }
+
+  /// A file of bytes nothing recognises (as one handed over by descriptor often is, nameless) is
+  /// a binary file in the preview, not "unknown".
+  @Test func aBinaryFileIsDescribedAsOne() throws {
+    let binary = desktop.files + "/blob"
+    try Data((0..<2048).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }).write(
+      to: URL(fileURLWithPath: binary))
+    let run = try run(["services", "labels", "key", "Escape"], arguments: [binary])
+    #expect(run.output.contains("\"Binary file\""), "\(run.output)")
+    #expect(!run.output.contains("\"unknown\""), "\(run.output)")
+  }
+
   /// A list longer than the rows made before the first frame is whole, in order, and searched
   /// whole; the rows made after it do not change the window's size.
   @Test func aLongListIsWholeInOrderAndSearchedWhole() throws {

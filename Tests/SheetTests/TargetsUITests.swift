@@ -119,6 +119,14 @@ struct TargetsUITests {
     #expect(FileManager.default.fileExists(atPath: "\(desktop.root)/home/Public/photo.png"))
   }
 
+  /// Down from the search reaches the row of suggestions before the services; Up comes back to it.
+  @Test(arguments: [["key", "Down"], ["key", "Down", "key", "Down", "key", "Up"]])
+  func theArrowsReachTheSuggestions(_ keys: [String]) throws {
+    let run = try run(["suggestions"] + keys + ["key", "Return", "wait-gone"], arguments: [notes])
+    #expect(run.exitStatus == 0, "\(run.output)")
+    #expect(desktop.servicesRun == ["org.test.notes jana"])
+  }
+
   @Test func theSuggestionsSwitchHidesThem() throws {
     let run = try run(
       [

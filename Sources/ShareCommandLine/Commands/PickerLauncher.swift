@@ -34,6 +34,10 @@ enum PickerLauncher {
     SignalWatcher.onTermination { _ in sheet.cancel() }
     defer { SignalWatcher.onTermination(nil) }
     let end = sheet.wait()
+    // The sheet had no display to open on: its words, and what to do instead.
+    if let answer = end.answer, answer.exitCode == .noServiceChosen, let message = answer.message {
+      context.output.error(Wording.describe(.sheetWithoutDisplay(message)))
+    }
     if let returned = end.answer?.returnedItems, !returned.isEmpty {
       for line in Wording.lines(for: [ItemPayload(attachments: returned)]) { context.output.line(line) }
     }

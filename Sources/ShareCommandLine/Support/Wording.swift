@@ -34,6 +34,8 @@ enum Wording {
     case ownPathNotUTF8(FilePath)
     case noSheet
     case sheetNotStarted(SheetSession.StartError)
+    /// The share sheet had no display to open on, in its words.
+    case sheetWithoutDisplay(String)
     case ambiguousTarget(String, services: [String])
   }
 
@@ -68,6 +70,7 @@ enum Wording {
       "cannot write entries that run \(path.displayString): file-manager entries are UTF-8 text and cannot name a program whose path is not UTF-8; install xdg-share where its path is UTF-8"
     case .noSheet: SheetSession.StartError.notInstalled.message + "; choose with --service ID"
     case .sheetNotStarted(let error): error.message
+    case .sheetWithoutDisplay(let message): message + "; choose a service with --service ID"
     case .ambiguousTarget(let id, let services):
       "services \(services.joined(separator: ", ")) each have a direct target '\(id)'; choose one with --service"
     }

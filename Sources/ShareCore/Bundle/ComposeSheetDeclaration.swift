@@ -10,6 +10,9 @@ public struct ComposeSheetDeclaration: Sendable, Equatable {
   public var placeholder: String?
   /// `MaximumCharacters`: the most characters (grapheme clusters) the text may have.
   public var maximumCharacters: Int?
+  /// `HasText`: whether the sheet has a text to write; false for a service that asks only its
+  /// configuration items (Save to Folder: a folder), whose text is the shared text, unchanged.
+  public var hasText: Bool
   /// `ConfigurationItems`, in the order they are shown and asked.
   public var configurationItems: [Item]
 
@@ -64,13 +67,14 @@ public struct ComposeSheetDeclaration: Sendable, Equatable {
 
   public init(
     title: String? = nil, postButtonTitle: String? = nil, placeholder: String? = nil,
-    maximumCharacters: Int? = nil, configurationItems: [Item] = []
+    maximumCharacters: Int? = nil, configurationItems: [Item] = [], hasText: Bool = true
   ) {
     self.title = title
     self.postButtonTitle = postButtonTitle
     self.placeholder = placeholder
     self.maximumCharacters = maximumCharacters
     self.configurationItems = configurationItems
+    self.hasText = hasText
   }
 
   /// The item whose `Identifier` is `identifier`.
@@ -133,6 +137,7 @@ extension ManifestReader {
       title: string(sheet, Key.title), postButtonTitle: string(sheet, Key.postButtonTitle),
       placeholder: string(sheet, Key.placeholder), maximumCharacters: count(sheet, Key.maximumCharacters))
     declaration.configurationItems = configurationItems(in: sheet)
+    declaration.hasText = boolean(sheet, Key.hasText) ?? true
     guard problems.count(where: { $0.severity == .error }) == errorsBefore else { return nil }
     return declaration
   }

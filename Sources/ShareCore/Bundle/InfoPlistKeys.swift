@@ -53,6 +53,7 @@ public enum InfoPlistKey {
     public static let postButtonTitle = "PostButtonTitle"
     public static let placeholder = "Placeholder"
     public static let maximumCharacters = "MaximumCharacters"
+    public static let hasText = "HasText"
     public static let configurationItems = "ConfigurationItems"
     public static let identifier = "Identifier"
     public static let choices = "Choices"
@@ -60,7 +61,7 @@ public enum InfoPlistKey {
     public static let secure = "Secure"
     public static let kind = "Kind"
 
-    static let all = [title, postButtonTitle, placeholder, maximumCharacters, configurationItems]
+    static let all = [title, postButtonTitle, placeholder, maximumCharacters, hasText, configurationItems]
     static let itemKeys = [identifier, title, choices, defaultValue, secure, kind]
   }
 

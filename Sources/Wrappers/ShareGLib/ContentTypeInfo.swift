@@ -21,6 +21,12 @@ public enum ContentTypeInfo {
     return names
   }
 
+  /// Whether `contentType` says nothing of what a file is (`application/octet-stream`: bytes no
+  /// rule of shared-mime-info recognised), whose description is only "unknown".
+  public static func isUnknown(_ contentType: String) -> Bool {
+    g_content_type_is_unknown(contentType) != 0
+  }
+
   /// The name of `contentType` for people, in the user's language (`PNG image`), as
   /// shared-mime-info gives it.
   public static func description(of contentType: String) -> String {

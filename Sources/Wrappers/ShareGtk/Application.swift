@@ -34,6 +34,14 @@ public final class Application {
     return g_application_run(cast(application), 1, CommandLine.unsafeArgv)
   }
 
+  /// Starts GTK on the display the environment names; false when there is none or it cannot be
+  /// opened. GTK's own start-up (``run(activate:)``) would print "cannot open display" and exit
+  /// the process with status 1; asked first, a program says so in its own words and ends as it
+  /// means to.
+  public static func openDisplay() -> Bool {
+    gtk_init_check() != 0
+  }
+
   /// Keeps the application running without a window (a share going on after its window was
   /// closed) until ``release()``.
   public func hold() {

@@ -22,6 +22,17 @@ public final class Box: Widget {
     gtk_box_remove(cast(widget), child.widget)
   }
 
+  /// Whether the children go side by side or one above another.
+  public var orientation: Orientation {
+    get {
+      gtk_orientable_get_orientation(cast(widget)) == GTK_ORIENTATION_HORIZONTAL ? .horizontal : .vertical
+    }
+    set {
+      gtk_orientable_set_orientation(
+        cast(widget), newValue == .horizontal ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL)
+    }
+  }
+
   /// Whether the children share the box's length equally.
   public var isHomogeneous: Bool {
     get { gtk_box_get_homogeneous(cast(widget)) != 0 }

@@ -39,6 +39,12 @@ public final class Label: Widget {
     set { gtk_label_set_selectable(cast(widget), newValue.gboolean) }
   }
 
+  /// The widest the label grows, in characters; narrower, it wraps (or is cut, past its lines),
+  /// and asks for no width of its own: the window keeps its width.
+  public func setMaximumWidthInCharacters(_ characters: Int32) {
+    gtk_label_set_max_width_chars(cast(widget), characters)
+  }
+
   /// The width the label asks for, in characters; it can still shrink to what it must show.
   public func setWidthInCharacters(_ characters: Int32) {
     gtk_label_set_width_chars(cast(widget), characters)

@@ -40,6 +40,11 @@ Steps, run in order; the first that fails stops the sheet and ends the driver wi
   wait-sheet-end         wait until the sheet's process has ended (at most a minute)
   layout                 print `layout: {...}`, the window's size and where each push button is
                          (x, y, width, height in window coordinates), by name
+  window-size            print `window-size: [W, H]`, the window's size
+  labels                 print `labels: {...}`, each label's extents (x, y, width, height in
+                         window coordinates), by its text
+  selections TEXT        print `selections: N`, how many stretches of the label whose text
+                         contains TEXT are selected
   screenshot PATH        save the sheet's window as a PNG (xdotool finds it, ImageMagick's import
                          takes it)
   sleep SECONDS
@@ -334,6 +339,24 @@ def run_steps(app, steps):
         elif step == "layout":
             wait_for("the list of services", lambda: service_names(app))
             print("layout: " + json.dumps(layout(app), sort_keys=True), flush=True)
+        elif step == "window-size":
+            frames = wait_for("the window", lambda: descendants(
+                app, lambda n: role_is(n, pyatspi.ROLE_FRAME) or role_is(n, pyatspi.ROLE_WINDOW)) or None)
+            box = frames[0].queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+            print("window-size: " + json.dumps([box.width, box.height]), flush=True)
+        elif step == "labels":
+            found = {}
+            for node in descendants(app, lambda n: role_is(n, pyatspi.ROLE_LABEL) and n.name):
+                box = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+                found[node.name] = [box.x, box.y, box.width, box.height]
+            print("labels: " + json.dumps(found, sort_keys=True), flush=True)
+        elif step == "selections":
+            text = argument()
+            label = wait_for(
+                f"a label with {text!r}",
+                lambda: next(iter(descendants(
+                    app, lambda n: role_is(n, pyatspi.ROLE_LABEL) and text in (n.name or ""))), None))
+            print(f"selections: {label.queryText().getNSelections()}", flush=True)
         elif step == "screenshot":
             screenshot(argument())
         elif step == "sleep":
@@ -421,7 +444,8 @@ def main():
         except subprocess.TimeoutExpired:
             break
         reader.join()
-        if attempt == 1 or not any("cannot open display" in line for line in ERRORS):
+        refused = any("cannot open display" in line for line in ERRORS) or SHEET.returncode == 8
+        if attempt == 1 or not refused:
             break
         print("driver: the display refused the sheet; starting it again", flush=True)
         ERRORS.clear()
