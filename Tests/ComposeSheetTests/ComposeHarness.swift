@@ -59,6 +59,12 @@ enum ComposeHarness {
         atPath: "\(desktop.root)/system/\(folder)", withDestinationPath: "/usr/share/\(folder)")
     }
   }
+
+  /// The container of the service `id` on `desktop`, kept between its requests: the one folder of
+  /// the home its sandbox may write to (docs/sandbox.md), made when the service first runs.
+  static func container(of id: String, on desktop: TemporaryDesktop) -> String {
+    "\(desktop.root)/data/xdg-share/containers/\(id)"
+  }
 }
 
 /// What the driver printed for one run.
@@ -97,6 +103,8 @@ struct ComposeRun {
 /// A throw-away desktop with Microblog installed from `examples/Microblog`, a display, and a
 /// picture to share.
 final class MicroblogDesktop {
+  static let id = "org.example.microblog"
+
   let desktop: TemporaryDesktop
   let display: VirtualDisplay
   let picture: String
@@ -116,7 +124,8 @@ final class MicroblogDesktop {
     try #require(installed.status == 0, "\(installed.standardError)")
     picture = desktop.files + "/pic.png"
     try Data(tinyPNG).write(to: URL(fileURLWithPath: picture))
-    animationLog = "\(desktop.root)/animation.log"
+    // Microblog's sandbox writes nowhere but its container, so its sheet's log is kept there.
+    animationLog = ComposeHarness.container(of: Self.id, on: desktop) + "/animation.log"
   }
 
   /// Shares the picture with Microblog and drives its sheet with `steps`.
@@ -142,9 +151,10 @@ final class MicroblogDesktop {
     return ComposeRun(run)
   }
 
-  /// The posts Microblog wrote, as JSON objects.
+  /// The posts Microblog wrote, as JSON objects: in `$XDG_DATA_HOME/microblog/`, its
+  /// `XDG_DATA_HOME` being its container's `data/`.
   var posts: [[String: Any]] {
-    let folder = "\(desktop.root)/data/microblog"
+    let folder = ComposeHarness.container(of: Self.id, on: desktop) + "/data/microblog"
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     return names.sorted().compactMap { name in
       guard let data = FileManager.default.contents(atPath: "\(folder)/\(name)") else { return nil }

@@ -5,15 +5,16 @@ import Testing
 
 /// A throw-away desktop with a shell-script service that declares its compose sheet in
 /// `Info.plist` (`XDGShareComposeSheet`), a display, and a file to share. The service keeps each
-/// request it reads (outside the home, so that a search of the home for a password does not find
-/// the plugin's own copy) and completes.
+/// request it reads in its container (its sandbox writes nowhere else; a search of the home for a
+/// password leaves that copy of the plugin's own out) and completes.
 final class DeclaredDesktop {
   static let serviceID = "org.example.declared"
   static let serviceName = "Micro Poster"
 
   let desktop: TemporaryDesktop
   let display: VirtualDisplay
-  /// Where the service writes each request it reads, and its `XDG_SHARE_PARENT_WINDOW`.
+  /// Where the service writes each request it reads, and its `XDG_SHARE_PARENT_WINDOW`: its
+  /// `$XDG_STATE_HOME/requests`, in its container.
   let requests: String
   let file: String
 
@@ -22,8 +23,7 @@ final class DeclaredDesktop {
     desktop = try TemporaryDesktop(prefix: "xdg-share-declared")
     try ComposeHarness.prepare(desktop)
     display = try VirtualDisplay(firstNumber: 200)
-    requests = desktop.root + "-requests"
-    try FileManager.default.createDirectory(atPath: requests, withIntermediateDirectories: true)
+    requests = desktop.containerState(of: Self.serviceID) + "/requests"
     func item(_ identifier: String, _ title: String, _ extra: String = "") -> String {
       "<dict><key>Identifier</key><string>\(identifier)</string><key>Title</key><string>\(title)</string>"
         + "\(extra)</dict>"
@@ -49,16 +49,13 @@ final class DeclaredDesktop {
         """,
       program: """
         #!/bin/sh
-        cat > "$(mktemp '\(requests)/request.XXXXXX')"
-        printf '%s' "$XDG_SHARE_PARENT_WINDOW" > '\(requests)/parent-window'
+        mkdir -p "$XDG_STATE_HOME/requests"
+        cat > "$(mktemp "$XDG_STATE_HOME/requests/request.XXXXXX")"
+        printf '%s' "$XDG_SHARE_PARENT_WINDOW" > "$XDG_STATE_HOME/requests/parent-window"
         echo '{"complete": {}}'
         """
     ).write(into: desktop.userExtensions)
     file = try desktop.writeFile(named: "note.txt", contents: "a note\n")
-  }
-
-  deinit {
-    try? FileManager.default.removeItem(atPath: requests)
   }
 
   /// The environment of the programs on the virtual display.
@@ -119,11 +116,13 @@ final class DeclaredDesktop {
       atPath: "/usr/share/dbus-1/services/\(service)", toPath: "\(bus.servicesDirectory)/\(service)")
   }
 
-  /// Whether some file under the throw-away tree holds `bytes`.
+  /// Whether some file under the throw-away tree holds `bytes`, the requests the service kept
+  /// left out: they are the plugin's own copies, which hold what it was sent.
   func someFileContains(_ bytes: [UInt8]) -> Bool {
     guard let walker = FileManager.default.enumerator(atPath: desktop.root) else { return false }
     for case let name as String in walker {
       let path = "\(desktop.root)/\(name)"
+      if path.hasPrefix(requests + "/") { continue }
       var isFolder: ObjCBool = false
       guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
         let data = FileManager.default.contents(atPath: path)

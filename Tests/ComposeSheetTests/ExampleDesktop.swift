@@ -10,7 +10,9 @@ final class ExampleDesktop {
   let desktop: TemporaryDesktop
   let display: VirtualDisplay
   let picture: String
-  let animationLog: String
+  /// Where the sheet of the example installed last logs its slides: in that service's container,
+  /// the one folder of the home its sandbox may write to.
+  private(set) var animationLog: String
   /// Where the fake `xdg-email` appends its arguments, one JSON array a line.
   let mailLog: String
   private let bin: String
@@ -37,9 +39,11 @@ final class ExampleDesktop {
   }
 
   /// Copies `examples/<name>/<name>.shareext` to the home folder, puts the built program in it and
-  /// installs it; returns the copy's path.
+  /// installs it; returns the copy's path. `id` is the bundle's identifier, whose container
+  /// holds the animation log from then on.
   @discardableResult
-  func install(_ name: String) throws -> String {
+  func install(_ name: String, id: String) throws -> String {
+    animationLog = ComposeHarness.container(of: id, on: desktop) + "/animation.log"
     let bundle = "\(desktop.root)/home/\(name).shareext"
     try FileManager.default.copyItem(
       atPath: ComposeHarness.repository.appendingPathComponent("examples/\(name)/\(name).shareext").path,

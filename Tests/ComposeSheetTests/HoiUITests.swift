@@ -14,7 +14,7 @@ struct HoiUITests {
 
   init() throws {
     examples = try ExampleDesktop()
-    try examples.install("Hoi")
+    try examples.install("Hoi", id: Self.id)
     container = "\(examples.desktop.root)/data/xdg-share/groups/group.ch.iphonso.hoi"
   }
 

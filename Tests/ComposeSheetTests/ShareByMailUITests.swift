@@ -4,7 +4,8 @@ import Testing
 
 /// ShareByMail (examples/ShareByMail), the seed's "Share this" sheet ported: built, installed from
 /// the example's folder, opened by `xdg-share share` and driven through AT-SPI by accessible names.
-/// A fake `xdg-email` on `PATH` records what the mail program would have been given.
+/// A fake `xdg-email` on `PATH` records what the mail program would have been given: the host's
+/// broker starts it (`xdg-email --utf8 …`), which the sandboxed extension asks to compose the mail.
 @Suite(.serialized, .enabled(if: ComposeHarness.missing.isEmpty, ComposeHarness.skipReason))
 struct ShareByMailUITests {
   static let id = "com.martinnormark.ShareByMail.ShareExtension"
@@ -13,7 +14,7 @@ struct ShareByMailUITests {
 
   init() throws {
     examples = try ExampleDesktop()
-    bundle = try examples.install("ShareByMail")
+    bundle = try examples.install("ShareByMail", id: Self.id)
   }
 
   @Test func savePutsThePictureInAMailWithTheSubjectOnce() throws {
@@ -35,7 +36,10 @@ struct ShareByMailUITests {
     #expect(run.exitStatus == 0, "\(run.output)")
     #expect(
       examples.mails == [
-        ["--subject", "The lake", "--body", "Look at this.", "--attach", examples.picture, "ada@example.org"]
+        [
+          "--utf8", "--subject", "The lake", "--body", "Look at this.", "--attach", examples.picture,
+          "ada@example.org",
+        ]
       ])
     examples.expectSlides()
   }
@@ -48,7 +52,7 @@ struct ShareByMailUITests {
     #expect(run.driverStatus == 0, "\(run.output)")
     #expect(run.fields.map(\.1) == [link, link], "\(run.output)")
     #expect(run.exitStatus == 0, "\(run.output)")
-    #expect(examples.mails == [["--subject", link, "--body", link]])
+    #expect(examples.mails == [["--utf8", "--subject", link, "--body", link]])
   }
 
   @Test func cancelCancelsAndNoMailIsComposed() throws {

@@ -2,7 +2,8 @@ import ShareKitUI
 
 /// ShareByMail, ported from its iOS 8 extension (martinnormark/ShareByMail): a sheet of its own,
 /// "Share this", with Cancel and Save. Save composes a mail with the shared files attached in the
-/// desktop's mail program (`xdg-email`) and completes the request; Cancel cancels it.
+/// desktop's mail program, asking the host through its broker (the sandbox keeps the mail program
+/// out of reach), and completes the request; Cancel cancels it.
 ///
 /// On iOS, `NSExtensionPrincipalClass` named `EntryViewController`, a navigation controller that
 /// wrapped a `ShareViewController` and slid it up in `viewWillAppear` (0.25 s); the controller's
@@ -42,7 +43,9 @@ final class EntryViewController: SheetViewController {
     content.append(fields.view)
     content.append(scrolled)
     if !draft.attachments.isEmpty {
-      let names = draft.attachments.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+      let names = draft.attachments.map {
+        String(decoding: $0.split(separator: UInt8(ascii: "/")).last ?? [], as: UTF8.self)
+      }
       let attached = Label("Attached: " + names.joined(separator: ", "))
       attached.horizontalPosition = 0
       attached.addStyleClass("dim-label")
@@ -52,14 +55,15 @@ final class EntryViewController: SheetViewController {
     return content
   }
 
-  /// Save is offered while the addresses could be handed to `xdg-email` (or there are none: the
-  /// mail program asks).
+  /// Save is offered while the addresses could be handed to the mail program (or there are none:
+  /// it asks).
   private func validate() {
     isPrimaryEnabled = MailDraft.addresses(in: to?.text ?? "") != nil
   }
 
   // iOS: saveButtonTapped, after hideExtensionWithCompletionHandler. The sheet is already sliding
-  // out; the request ends once the mail program has the draft.
+  // out; the request ends once the host has handed the draft to the mail program, and is
+  // cancelled with the host's code and sentence when it could not (no mail program set up).
   override func didSelectPrimary() {
     guard let context = extensionContext else { return }
     var draft = MailDraft(items: context.inputItems)
