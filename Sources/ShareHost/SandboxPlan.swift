@@ -37,6 +37,8 @@ public struct SandboxPlan: Sendable, Equatable {
     public var marker: (name: String, value: String)
     /// The filtered bus's socket outside (`xdg-dbus-proxy`'s), when the service may talk to names.
     public var busSocket: [UInt8]?
+    /// The filtered accessibility bus's socket outside, for a service with its own windows.
+    public var accessibilitySocket: [UInt8]?
     /// Folders of shared libraries the program needs that are not under `/usr` (a development
     /// build's Swift runtime), bound read-only.
     public var libraryFolders: [[UInt8]]
@@ -51,7 +53,8 @@ public struct SandboxPlan: Sendable, Equatable {
       entitlements: Entitlements, items: [[UInt8]] = [], chosenFolders: [[UInt8]] = [], container: [UInt8],
       groupContainers: [[UInt8]] = [],
       userFolders: [[UInt8]] = [], home: [UInt8], runtimeDirectory: [UInt8], environment: [String: [UInt8]],
-      marker: (name: String, value: String), busSocket: [UInt8]? = nil, libraryFolders: [[UInt8]] = [],
+      marker: (name: String, value: String), busSocket: [UInt8]? = nil, accessibilitySocket: [UInt8]? = nil,
+      libraryFolders: [[UInt8]] = [],
       seccompDescriptor: Int32? = nil, statusDescriptor: Int32? = nil
     ) {
       self.bwrap = bwrap
@@ -69,6 +72,7 @@ public struct SandboxPlan: Sendable, Equatable {
       self.environment = environment
       self.marker = marker
       self.busSocket = busSocket
+      self.accessibilitySocket = accessibilitySocket
       self.libraryFolders = libraryFolders
       self.seccompDescriptor = seccompDescriptor
       self.statusDescriptor = statusDescriptor
@@ -82,6 +86,7 @@ public struct SandboxPlan: Sendable, Equatable {
         && lhs.userFolders == rhs.userFolders && lhs.home == rhs.home
         && lhs.runtimeDirectory == rhs.runtimeDirectory && lhs.environment == rhs.environment
         && lhs.marker == rhs.marker && lhs.busSocket == rhs.busSocket
+        && lhs.accessibilitySocket == rhs.accessibilitySocket
         && lhs.libraryFolders == rhs.libraryFolders && lhs.seccompDescriptor == rhs.seccompDescriptor
         && lhs.statusDescriptor == rhs.statusDescriptor
     }
@@ -114,7 +119,7 @@ public struct SandboxPlan: Sendable, Equatable {
   public static let requestVariables = [
     "XDG_SHARE_SERVICE_ID", "XDG_SHARE_BUNDLE_PATH", "XDG_SHARE_APPLICATION_GROUPS", "XDG_SHARE_REQUEST_ID",
     "XDG_SHARE_PUBLISH_TARGETS", "XDG_SHARE_PUBLISH_ID", "XDG_SHARE_BROKER", "XDG_SHARE_PARENT_WINDOW",
-    "XDG_SHARE_ANIMATION_LOG",
+    "XDG_SHARE_ANIMATION_LOG", "XDG_SHARE_GROUPS_HOME",
   ]
   /// The variables of the display, kept with `org.xdgshare.display`.
   public static let displayVariables = ["WAYLAND_DISPLAY", "DISPLAY", "XAUTHORITY"]
@@ -180,7 +185,14 @@ public struct SandboxPlan: Sendable, Equatable {
       add("--bind", socket, inside)
       environment["DBUS_SESSION_BUS_ADDRESS"] = Array("unix:path=".utf8) + Self.escapedAddress(inside)
     }
-    if entitlements.display { Self.addDisplay(inputs, to: &arguments, environment: &environment) }
+    if entitlements.display {
+      Self.addDisplay(inputs, to: &arguments, environment: &environment)
+      if let socket = inputs.accessibilitySocket {
+        let inside = inputs.runtimeDirectory + Array("/at-spi-bus".utf8)
+        add("--bind", socket, inside)
+        environment["AT_SPI_BUS_ADDRESS"] = Array("unix:path=".utf8) + Self.escapedAddress(inside)
+      }
+    }
     if entitlements.print { add("--ro-bind-try", Self.cupsSocket, Self.cupsSocket) }
 
     // The service's own files, read-only; the program where its link leads.

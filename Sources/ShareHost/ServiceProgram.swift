@@ -185,6 +185,8 @@ public final class ServiceProgram: Sendable {
     var variables = programEnvironment.mapValues { Array($0.utf8) }
     for (name, value) in service.programEnvironmentBytes { variables[name] = value }
     let paths = SearchPaths.system(environment: environment)
+    // The groups' containers are at their paths outside; XDG_DATA_HOME inside is the service's.
+    variables["XDG_SHARE_GROUPS_HOME"] = paths.dataHomeLocation.bytes + Array("/xdg-share/groups".utf8)
     // The environment as bytes: a value this process inherited is taken as it came, as
     // ``SearchPaths`` takes it, so a folder whose name is not UTF-8 stays itself.
     var environmentBytes = environment.mapValues { Array($0.utf8) }
@@ -216,16 +218,29 @@ public final class ServiceProgram: Sendable {
     }
     var resources: SandboxResources?
     var busSocket: [UInt8]?
+    var accessibilitySocket: [UInt8]?
+    // One proxy for the buses the service may reach: the session bus, filtered to the names it
+    // may talk to; with its own windows, the accessibility bus, filtered as Flatpak filters it.
+    var buses: [ServiceSandbox.ProxiedBus] = []
     if !entitlements.sessionBusTalk.isEmpty, let address = environment["DBUS_SESSION_BUS_ADDRESS"] {
+      buses.append(
+        .init(address: address, socket: "bus", rules: entitlements.sessionBusTalk.map { "--talk=\($0)" }))
+    }
+    if entitlements.display, let address = ServiceSandbox.accessibilityBusAddress(environment: environment) {
+      buses.append(.init(address: address, socket: "a11y", rules: ServiceSandbox.accessibilityRules))
+    }
+    if !buses.isEmpty {
       let base = runtime ?? Array("/tmp".utf8)
       let folder = base + Array("/xdg-share/sandbox-bus-\(marker.value)".utf8)
       do throws(SystemError) {
-        resources = try ServiceSandbox.startBusProxy(
-          talk: entitlements.sessionBusTalk, address: address, folder: folder, environment: environment)
-        busSocket = folder + Array("/bus".utf8)
+        resources = try ServiceSandbox.startBusProxy(buses, folder: folder, environment: environment)
       } catch {
         seccomp.close()
         throw .system(error)
+      }
+      for bus in buses {
+        let socket = folder + Array("/\(bus.socket)".utf8)
+        if bus.socket == "bus" { busSocket = socket } else { accessibilitySocket = socket }
       }
     }
     let program = service.executableLocation.bytes
@@ -237,7 +252,7 @@ public final class ServiceProgram: Sendable {
       container: container, groupContainers: groups,
       userFolders: ServiceSandbox.userFolders(entitlements.userFolders, environment: environment), home: home,
       runtimeDirectory: runtime ?? Array("/run/user/sandbox".utf8), environment: variables, marker: marker,
-      busSocket: busSocket,
+      busSocket: busSocket, accessibilitySocket: accessibilitySocket,
       libraryFolders: ServiceSandbox.swiftRuntimeFolder.map { [$0] } ?? [],
       seccompDescriptor: seccompDescriptor, statusDescriptor: statusDescriptor)
     return (SandboxPlan(inputs), resources, seccomp, status)

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ShareCore
+import ShareDBus
 import SharePOSIX
 import ShareProtocol
 import Synchronization
@@ -190,14 +191,61 @@ enum ServiceSandbox {
   static func startBusProxy(
     talk names: [String], address: String, folder: [UInt8], environment: [String: String]
   ) throws(SystemError) -> SandboxResources {
+    try startBusProxy(
+      [ProxiedBus(address: address, socket: "bus", rules: names.map { "--talk=\($0)" })], folder: folder,
+      environment: environment)
+  }
+
+  /// A bus `xdg-dbus-proxy` filters for a sandbox: its address outside, its socket's name in the
+  /// proxy's folder, and the rules after `--filter`.
+  struct ProxiedBus: Sendable {
+    var address: String
+    var socket: String
+    var rules: [String]
+  }
+
+  /// What a service with its own windows may say on the accessibility bus, and no more: Flatpak's
+  /// rules (`flatpak_run_add_a11y_dbus_args`), so that it makes its windows accessible without
+  /// reading other applications' trees or listening to keystrokes.
+  static let accessibilityRules: [String] =
+    ["--sloppy-names"]
+    + [
+      "org.a11y.atspi.Socket.Embed@/org/a11y/atspi/accessible/root",
+      "org.a11y.atspi.Socket.Unembed@/org/a11y/atspi/accessible/root",
+      "org.a11y.atspi.Registry.GetRegisteredEvents@/org/a11y/atspi/registry",
+      "org.a11y.atspi.DeviceEventController.GetKeystrokeListeners@/org/a11y/atspi/registry/deviceeventcontroller",
+      "org.a11y.atspi.DeviceEventController.GetDeviceEventListeners@/org/a11y/atspi/registry/deviceeventcontroller",
+      "org.a11y.atspi.DeviceEventController.NotifyListenersSync@/org/a11y/atspi/registry/deviceeventcontroller",
+      "org.a11y.atspi.DeviceEventController.NotifyListenersAsync@/org/a11y/atspi/registry/deviceeventcontroller",
+    ].map { "--call=org.a11y.atspi.Registry=\($0)" }
+
+  /// The accessibility bus's address: `AT_SPI_BUS_ADDRESS`, else what `org.a11y.Bus` on the
+  /// session bus answers (starting it, as any toolkit's first window does); `nil` without either.
+  static func accessibilityBusAddress(environment: [String: String]) -> String? {
+    if let given = environment["AT_SPI_BUS_ADDRESS"], !given.isEmpty { return given }
+    guard let session = environment["DBUS_SESSION_BUS_ADDRESS"], !session.isEmpty,
+      let bus = try? BusConnection.connect(address: session)
+    else { return nil }
+    let call = DBusMessage.methodCall(
+      destination: "org.a11y.Bus", path: "/org/a11y/bus", interface: "org.a11y.Bus", member: "GetAddress")
+    guard let reply = try? bus.call(call, timeout: 2), case .string(let address)? = reply.arguments().first,
+      !address.isEmpty
+    else { return nil }
+    return address
+  }
+
+  /// Starts one `xdg-dbus-proxy` for `buses`, each socket in `folder` (made 0700), and waits until
+  /// it listens.
+  static func startBusProxy(
+    _ buses: [ProxiedBus], folder: [UInt8], environment: [String: String]
+  ) throws(SystemError) -> SandboxResources {
     try FileSystem.makeDirectories(folder, mode: 0o700)
-    let socket = folder + Array("/bus".utf8)
-    let arguments =
-      [
-        Array("xdg-dbus-proxy".utf8), Array("--fd=3".utf8), Array(address.utf8), socket,
-        Array("--filter".utf8),
-      ]
-      + names.map { Array("--talk=\($0)".utf8) }
+    var arguments = [Array("xdg-dbus-proxy".utf8), Array("--fd=3".utf8)]
+    for bus in buses {
+      arguments += [Array(bus.address.utf8), folder + Array("/\(bus.socket)".utf8), Array("--filter".utf8)]
+      arguments += bus.rules.map { Array($0.utf8) }
+    }
+    let address = buses.map(\.address).joined(separator: " ")
     let proxy = try ChildProcess.spawn(
       arguments, environment: ["PATH": environment["PATH"] ?? "/usr/bin:/bin"], standardInput: .null,
       standardOutput: .null, standardError: .inherit, descriptor3: .pipe, endsWithParent: true)

@@ -23,8 +23,12 @@ public struct ApplicationGroup: Hashable, Sendable {
   }
 
   /// The container folder as bytes, given the environment as bytes: an `XDG_DATA_HOME` or `HOME`
-  /// that is not UTF-8 leads to the folder itself.
+  /// that is not UTF-8 leads to the folder itself. In a service's sandbox, where `XDG_DATA_HOME`
+  /// is its own container's, `XDG_SHARE_GROUPS_HOME` names the groups' folder as it is outside.
   public func containerLocation(environment: [String: [UInt8]]) -> [UInt8] {
+    if let groups = environment["XDG_SHARE_GROUPS_HOME"], groups.first == UInt8(ascii: "/") {
+      return groups + Array("/\(identifier)".utf8)
+    }
     let dataHome =
       environment["XDG_DATA_HOME"].flatMap { $0.first == UInt8(ascii: "/") ? $0 : nil }
       ?? (environment["HOME"] ?? []) + Array("/.local/share".utf8)

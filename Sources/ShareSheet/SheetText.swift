@@ -58,6 +58,20 @@ public struct SheetText: Sendable {
       "{count} items": "{count} Objekte",
       "Text": "Text",
       "Binary file": "Binärdatei",
+      "Permissions: {list}": "Berechtigungen: {list}",
+      "Network access": "Netzwerkzugriff",
+      "Session bus: talk to {names}": "Sitzungsbus: mit {names} sprechen",
+      "Application groups: {groups}": "Anwendungsgruppen: {groups}",
+      "Display": "Bildschirm",
+      "Items writable": "Objekte beschreibbar",
+      "Folders: {folders} (read-write)": "Ordner: {folders} (lesen und schreiben)",
+      "Downloads": "Downloads",
+      "Pictures": "Bilder",
+      "Music": "Musik",
+      "Videos": "Videos",
+      "Printing": "Drucken",
+      "Bluetooth": "Bluetooth",
+      "No sandbox (unconfined)": "Keine Sandbox (uneingeschränkt)",
       "Loading services…": "Dienste werden geladen …",
       "No service can share this": "Kein Dienst kann das teilen",
       "Share services that accept it can be installed, or hidden ones shown again with Edit.":
@@ -112,6 +126,20 @@ public struct SheetText: Sendable {
       "{count} items": "{count} éléments",
       "Text": "Texte",
       "Binary file": "Fichier binaire",
+      "Permissions: {list}": "Autorisations : {list}",
+      "Network access": "Accès au réseau",
+      "Session bus: talk to {names}": "Bus de session : parler à {names}",
+      "Application groups: {groups}": "Groupes d’applications : {groups}",
+      "Display": "Affichage",
+      "Items writable": "Éléments modifiables",
+      "Folders: {folders} (read-write)": "Dossiers : {folders} (lecture et écriture)",
+      "Downloads": "Téléchargements",
+      "Pictures": "Images",
+      "Music": "Musique",
+      "Videos": "Vidéos",
+      "Printing": "Impression",
+      "Bluetooth": "Bluetooth",
+      "No sandbox (unconfined)": "Sans bac à sable (non confiné)",
       "Loading services…": "Chargement des services…",
       "No service can share this": "Aucun service ne peut partager ceci",
       "Share services that accept it can be installed, or hidden ones shown again with Edit.":
@@ -147,4 +175,41 @@ public struct SheetText: Sendable {
       "Cannot save {file}": "Impossible d’enregistrer {file}",
     ],
   ]
+}
+
+extension SheetText {
+  /// What a service may reach beyond the items it is handed, for its row's details: "Permissions:
+  /// Network access; Display"; `nil` for a service that asks for nothing. The sheet's words for
+  /// what `xdg-share install` asks consent for.
+  func permissions(_ entitlements: Entitlements) -> String? {
+    let permissions = entitlements.permissions
+    guard !permissions.isEmpty else { return nil }
+    return self("Permissions: {list}", ["list": permissions.map(describe).joined(separator: "; ")])
+  }
+
+  private func describe(_ permission: Entitlements.Permission) -> String {
+    switch permission {
+    case .network: self("Network access")
+    case .sessionBus(let names):
+      self("Session bus: talk to {names}", ["names": names.joined(separator: ", ")])
+    case .applicationGroups(let groups):
+      self("Application groups: {groups}", ["groups": groups.joined(separator: ", ")])
+    case .display: self("Display")
+    case .itemsWritable: self("Items writable")
+    case .folders(let folders):
+      self("Folders: {folders} (read-write)", ["folders": folders.map(name).joined(separator: ", ")])
+    case .print: self("Printing")
+    case .bluetooth: self("Bluetooth")
+    case .unconfined: self("No sandbox (unconfined)")
+    }
+  }
+
+  private func name(_ folder: Entitlements.UserFolder) -> String {
+    switch folder {
+    case .downloads: self("Downloads")
+    case .pictures: self("Pictures")
+    case .music: self("Music")
+    case .movies: self("Videos")
+    }
+  }
 }

@@ -157,8 +157,17 @@ final class ServiceRowView {
     main.addStyleClass("service")
     main.expand(horizontally: true)
     main.setAccessibleLabel(service.name)
-    if let description = service.description, !description.isEmpty {
-      main.setAccessibleDescription(description)
+    // The row's details: what it does, and what it may reach beyond the items (its entitlements,
+    // as `xdg-share install` showed them), on hover and to assistive technologies.
+    let details = [
+      service.description.flatMap { $0.isEmpty ? nil : $0 }, text.permissions(service.entitlements),
+    ]
+    .compactMap { $0 }
+    if !details.isEmpty {
+      main.setAccessibleDescription(details.joined(separator: ". "))
+    }
+    if let permissions = text.permissions(service.entitlements) {
+      main.tooltip = permissions
     }
     main.onClick(choose)
     line.append(main)

@@ -39,18 +39,17 @@ final class ExampleDesktop {
   }
 
   /// Copies `examples/<name>/<name>.shareext` to the home folder, puts the built program in it and
-  /// installs it; returns the copy's path. `id` is the bundle's identifier, whose container
-  /// holds the animation log from then on.
+  /// installs it unconfined, to drive its window (``ComposeHarness/installUnconfined(_:on:)``);
+  /// returns the copy's path. `id` is the bundle's identifier.
   @discardableResult
   func install(_ name: String, id: String) throws -> String {
-    animationLog = ComposeHarness.container(of: id, on: desktop) + "/animation.log"
+    animationLog = desktop.root + "/animation.log"
     let bundle = "\(desktop.root)/home/\(name).shareext"
     try FileManager.default.copyItem(
       atPath: ComposeHarness.repository.appendingPathComponent("examples/\(name)/\(name).shareext").path,
       toPath: bundle)
     try FileManager.default.copyItem(atPath: ComposeHarness.built(name), toPath: "\(bundle)/\(name)")
-    let installed = try Tool.run(["install", bundle], on: desktop)
-    try #require(installed.status == 0, "\(installed.standardError)")
+    try ComposeHarness.installUnconfined(bundle, on: desktop)
     return bundle
   }
 
