@@ -111,8 +111,8 @@ public final class RequestGuard {
     do throws(SystemError) {
       program = try ChildProcess.spawn(
         options.arguments, environmentEntries: programEnvironment(marker: options.marker),
-        standardInput: .inherit, standardOutput: .inherit, standardError: .inherit, endsWithParent: true,
-        keepsDescriptors: true)
+        standardInput: .inherit, standardOutput: .inherit, standardError: .inherit,
+        endsWithParent: !Self.asksToDieWithParent(options.arguments), keepsDescriptors: true)
     } catch {
       throw fail(error)
     }
@@ -123,6 +123,16 @@ public final class RequestGuard {
       _ = system_dup2(null.rawValue, 1)
     }
     return RequestGuard(options: options, program: program, watched: watched)
+  }
+
+  /// Whether `arguments` start a program that asks for its parent-death signal itself: `bwrap`
+  /// with `--die-with-parent` (a service's sandbox), which needs no `setpriv` before it, an exec
+  /// less in every share.
+  static func asksToDieWithParent(_ arguments: [[UInt8]]) -> Bool {
+    guard let program = arguments.first,
+      program.split(separator: UInt8(ascii: "/")).last.map(Array.init) == Array("bwrap".utf8)
+    else { return false }
+    return arguments.dropFirst().prefix { $0 != Array("--".utf8) }.contains(Array("--die-with-parent".utf8))
   }
 
   /// This process's environment, byte for byte, with the marker set.
