@@ -1,7 +1,8 @@
 import Foundation
-import SharePOSIX
 import Synchronization
 import Testing
+
+@testable import SharePOSIX
 
 private let searchPath = ["PATH": "/usr/bin:/bin"]
 
@@ -159,5 +160,23 @@ private func argv(_ arguments: String...) -> [[UInt8]] {
   @Test func environmentIsWhatProcessInfoReads() {
     #expect(!CurrentProcess.environment.isEmpty)
     #expect(CurrentProcess.environment == ProcessInfo.processInfo.environment)
+  }
+}
+
+/// The guard puts `setpriv` before a program for its parent-death signal, unless the program asks
+/// for that signal itself: a sandbox's `bwrap --die-with-parent`.
+@Suite struct GuardDeathSignalTests {
+  func words(_ text: String) -> [[UInt8]] { text.split(separator: " ").map { Array($0.utf8) } }
+
+  @Test func bwrapWithDieWithParentAsksForItItself() {
+    #expect(RequestGuard.asksToDieWithParent(words("/usr/bin/bwrap --unshare-all --die-with-parent -- /x")))
+    #expect(RequestGuard.asksToDieWithParent(words("bwrap --die-with-parent -- /x")))
+  }
+
+  @Test func anythingElseGetsItFromTheGuard() {
+    #expect(!RequestGuard.asksToDieWithParent(words("/usr/bin/bwrap --unshare-all -- /x --die-with-parent")))
+    #expect(!RequestGuard.asksToDieWithParent(words("/b/run --die-with-parent")))
+    #expect(!RequestGuard.asksToDieWithParent(words("/b/notbwrap --die-with-parent")))
+    #expect(!RequestGuard.asksToDieWithParent([]))
   }
 }
