@@ -66,38 +66,12 @@ enum SaveToFolderChoice {
   /// `XDG_PUBLICSHARE_DIR` from `user-dirs.dirs`, else `~/Public`; one set to the home folder
   /// itself means "disabled", as `xdg-user-dir` reads it.
   private static func publicShareFolder(configHome: FilePath, home: FilePath) -> FilePath {
-    let fallback = home.appending("Public")
-    guard
-      let data = FileSystem.contents(
-        ofRegularFile: configHome.appending("user-dirs.dirs").bytes, maximumSize: 1 << 20)
-    else { return fallback }
-    let key = Array("XDG_PUBLICSHARE_DIR=".utf8)
-    let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == 0x0D }
-    for rawLine in data.split(separator: UInt8(ascii: "\n")) {
-      guard let first = rawLine.firstIndex(where: { !blank($0) }),
-        let last = rawLine.lastIndex(where: { !blank($0) })
-      else { continue }
-      let line = rawLine[first...last]
-      guard line.starts(with: key) else { continue }
-      let raw = line.dropFirst(key.count)
-      let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
-      guard raw.count >= 2, raw.first == quote, raw.last == quote else { continue }
-      var value: [UInt8] = []
-      var escaped = false
-      for byte in raw.dropFirst().dropLast() {
-        if !escaped && byte == backslash {
-          escaped = true
-        } else {
-          value.append(byte)
-          escaped = false
-        }
-      }
-      let homeWord = Array("$HOME".utf8)
-      let folder = value.starts(with: homeWord) ? home.bytes + value.dropFirst(homeWord.count) : value
-      guard folder.first == UInt8(ascii: "/") else { return fallback }
-      let trimmed = FilePath(bytes: folder).trimmingTrailingSlashes
-      return trimmed.bytes == home.bytes ? fallback : trimmed
+    let file =
+      FileSystem.contents(ofRegularFile: configHome.appending("user-dirs.dirs").bytes, maximumSize: 1 << 20)
+      ?? []
+    if case .folder(let folder) = UserDirectories(file: file, home: home).entry("PUBLICSHARE") {
+      return folder
     }
-    return fallback
+    return home.appending("Public")
   }
 }

@@ -123,51 +123,21 @@ enum ServiceSandbox {
   /// defaults under `HOME`.
   static func userFolders(_ folders: Set<Entitlements.UserFolder>, environment: [String: String]) -> [[UInt8]]
   {
-    let home = Array((environment["HOME"] ?? "/").utf8)
-    let configHome =
-      environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? Array($0.utf8) : nil }
-      ?? home + Array("/.config".utf8)
+    let paths = SearchPaths.system(environment: environment)
     let file =
-      FileSystem.contents(ofRegularFile: configHome + Array("/user-dirs.dirs".utf8), maximumSize: 1 << 20)
-      ?? []
+      FileSystem.contents(
+        ofRegularFile: paths.configHomeLocation.appending("user-dirs.dirs").bytes, maximumSize: 1 << 20) ?? []
+    let directories = UserDirectories(file: file, home: paths.homeLocation)
     let defaults: [Entitlements.UserFolder: String] = [
       .downloads: "Downloads", .pictures: "Pictures", .music: "Music", .movies: "Videos",
     ]
     return folders.sorted().compactMap { folder in
-      let key = Array("XDG_\(folder.rawValue)_DIR=".utf8)
-      for line in file.split(separator: UInt8(ascii: "\n")) {
-        let trimmed = line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        guard trimmed.starts(with: key) else { continue }
-        var value = Array(trimmed.dropFirst(key.count))
-        while let last = value.last, last == UInt8(ascii: " ") || last == 0x0D { value.removeLast() }
-        guard value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") else {
-          continue
-        }
-        value = unescaped(Array(value.dropFirst().dropLast()))
-        let homeWord = Array("$HOME".utf8)
-        if value.starts(with: homeWord) { value = home + value.dropFirst(homeWord.count) }
-        // A folder set to the home folder itself means "disabled", as `xdg-user-dir` reads it.
-        guard value.first == UInt8(ascii: "/"), value != home, value != home + [UInt8(ascii: "/")] else {
-          return nil
-        }
-        return value
-      }
-      return home + Array("/\(defaults[folder]!)".utf8)
-    }
-  }
-
-  private static func unescaped(_ value: [UInt8]) -> [UInt8] {
-    var out: [UInt8] = []
-    var escaped = false
-    for byte in value {
-      if !escaped && byte == UInt8(ascii: "\\") {
-        escaped = true
-      } else {
-        out.append(byte)
-        escaped = false
+      switch directories.entry(folder.rawValue) {
+      case .folder(let path): path.bytes
+      case .disabled: nil
+      case .notNamed: paths.homeLocation.appending(defaults[folder]!).bytes
       }
     }
-    return out
   }
 
   /// The folder of the shared Swift runtime this host runs on, when it is not under `/usr` (a

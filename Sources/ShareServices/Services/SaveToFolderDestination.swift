@@ -47,49 +47,12 @@ extension SaveToFolderService {
   /// folder itself means "disabled", as `xdg-user-dir` reads it. The file is read as bytes, so
   /// that a folder in it keeps its name even where it is not UTF-8.
   static func publicShareFolder(environment: ServiceEnvironment) -> FilePath {
-    let home = environment.home
-    let fallback = home.appending("Public")
-    guard
-      let data = FileSystem.contents(
-        ofRegularFile: environment.configHome.appending("user-dirs.dirs").bytes, maximumSize: 1 << 20)
-    else { return fallback }
-    let newline = UInt8(ascii: "\n")
-    let key = Array("XDG_PUBLICSHARE_DIR=".utf8)
-    for rawLine in data.split(separator: newline) {
-      let line = trimmingBlanks(rawLine)
-      guard line.starts(with: key), let value = userDirsValue(line.dropFirst(key.count)) else { continue }
-      let homeWord = Array("$HOME".utf8)
-      let folder = value.starts(with: homeWord) ? home.bytes + value.dropFirst(homeWord.count) : value
-      guard folder.first == UInt8(ascii: "/") else { return fallback }
-      let trimmed = FilePath(bytes: folder).trimmingTrailingSlashes
-      return trimmed.bytes == home.bytes ? fallback : trimmed
+    let file =
+      FileSystem.contents(
+        ofRegularFile: environment.configHome.appending("user-dirs.dirs").bytes, maximumSize: 1 << 20) ?? []
+    if case .folder(let folder) = UserDirectories(file: file, home: environment.home).entry("PUBLICSHARE") {
+      return folder
     }
-    return fallback
-  }
-
-  private static func trimmingBlanks(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-    let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == 0x0D }
-    guard let first = line.firstIndex(where: { !blank($0) }), let last = line.lastIndex(where: { !blank($0) })
-    else { return [] }
-    return line[first...last]
-  }
-
-  /// A `user-dirs.dirs` value: `"$HOME/Public"`, in double quotes, with backslash escapes.
-  static func userDirsValue(_ raw: ArraySlice<UInt8>) -> [UInt8]? {
-    let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
-    guard raw.count >= 2, raw.first == quote, raw.last == quote else { return nil }
-    var value: [UInt8] = []
-    var escaped = false
-    for byte in raw.dropFirst().dropLast() {
-      if escaped {
-        value.append(byte)
-        escaped = false
-      } else if byte == backslash {
-        escaped = true
-      } else {
-        value.append(byte)
-      }
-    }
-    return value
+    return environment.home.appending("Public")
   }
 }
