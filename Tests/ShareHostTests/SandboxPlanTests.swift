@@ -109,6 +109,26 @@ import Testing
         ] + tail(xdg()))
   }
 
+  @Test func aServiceWithItsOwnWindowsReachesTheFilteredAccessibilityBus() {
+    var given = inputs(Entitlements(display: true), environment: ["WAYLAND_DISPLAY": "wayland-0"])
+    given.accessibilitySocket = Array("/run/user/1000/xdg-share/sandbox-bus-r1/a11y".utf8)
+    #expect(
+      text(SandboxPlan(given))
+        == Self.base + Self.system + Self.folders + [
+          "--bind", Self.container, Self.container, "--ro-bind-try", "/run/user/1000/wayland-0",
+          "/run/user/1000/wayland-0", "--bind", "/run/user/1000/xdg-share/sandbox-bus-r1/a11y",
+          "/run/user/1000/at-spi-bus", "--ro-bind", Self.bundle, Self.bundle, "--ro-bind-try",
+          "/home/u/a b.txt", "/home/u/a b.txt",
+        ]
+        + tail(
+          xdg([
+            ("AT_SPI_BUS_ADDRESS", "unix:path=/run/user/1000/at-spi-bus"), ("WAYLAND_DISPLAY", "wayland-0"),
+          ])))
+    // Without the display, no accessibility bus, whatever the socket.
+    given.entitlements = Entitlements()
+    #expect(!text(SandboxPlan(given)).contains("/run/user/1000/at-spi-bus"))
+  }
+
   @Test func busAndWaylandDisplay() {
     var given = inputs(
       Entitlements(sessionBusTalk: ["org.kde.kdeconnect"], display: true),
