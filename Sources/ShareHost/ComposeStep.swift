@@ -21,17 +21,23 @@ public struct ComposeStep: Sendable {
   /// The question for sharing `items` with `service`; `nil` when it declares no sheet.
   public func question(for service: ShareService, items: [ShareItem]) -> (ComposeQuestion, [ComposeWarning])?
   {
+    asking(service, items: items).map { ($0.question, $0.warnings) }
+  }
+
+  /// ``question(for:items:)``, and which of its values came from the earlier file: those are the
+  /// file's to keep, not remembered. The values are looked up (and a password command run) once.
+  private func asking(_ service: ShareService, items: [ShareItem]) -> (
+    question: ComposeQuestion, warnings: [ComposeWarning], fromEarlierFile: [String: String]
+  )? {
     guard let sheet = service.composeSheet else { return nil }
     let texts = items.compactMap { item -> String? in
       if case .text(let text) = item { text } else { nil }
     }
-    let (values, warnings) = currentValues(of: service)
-    return (
-      ComposeQuestion(
-        service: service, sheet: sheet, items: items, contentText: texts.joined(separator: "\n"),
-        values: values),
-      warnings
+    let (values, warnings, fromEarlierFile) = startingValues(of: service)
+    let question = ComposeQuestion(
+      service: service, sheet: sheet, items: items, contentText: texts.joined(separator: "\n"), values: values
     )
+    return (question, warnings, fromEarlierFile)
   }
 
   /// Each item's value now: remembered (secure: kept in the Secret Service), else the service's
@@ -87,7 +93,9 @@ public struct ComposeStep: Sendable {
 
   /// Asks `prompt` about sharing `items` with `service`; on Post checks and remembers the values.
   public func run(service: ShareService, items: [ShareItem], prompt: any ComposePrompt) -> ComposeOutcome {
-    guard let (question, warnings) = question(for: service, items: items) else { return .notDeclared }
+    guard let (question, warnings, fromEarlierFile) = asking(service, items: items) else {
+      return .notDeclared
+    }
     switch prompt.compose(question) {
     case .cancelled: return .cancelled
     case .failed(let failure): return .failed(failure)
@@ -96,7 +104,6 @@ public struct ComposeStep: Sendable {
       values.merge(answer.configuration) { _, posted in posted }
       let payload = ComposePayload(contentText: answer.contentText, configuration: values)
       // What the earlier file gave, left as it was, stays the file's: edited there, it counts.
-      let fromEarlierFile = startingValues(of: service).fromEarlierFile
       return finish(
         payload, service: service, warnings: warnings,
         remember: true, unlessFromEarlierFile: fromEarlierFile)

@@ -185,15 +185,10 @@ public final class ServiceProgram: Sendable {
     var variables = programEnvironment.mapValues { Array($0.utf8) }
     for (name, value) in service.programEnvironmentBytes { variables[name] = value }
     let paths = SearchPaths.system(environment: environment)
-    // The groups' containers are at their paths outside; XDG_DATA_HOME inside is the service's.
-    variables["XDG_SHARE_GROUPS_HOME"] = paths.dataHomeLocation.bytes + Array("/xdg-share/groups".utf8)
-    // The environment as bytes: a value this process inherited is taken as it came, as
-    // ``SearchPaths`` takes it, so a folder whose name is not UTF-8 stays itself.
-    var environmentBytes = environment.mapValues { Array($0.utf8) }
-    for (name, raw) in CurrentProcess.environmentBytes
-    where environment[name] == String(decoding: raw, as: UTF8.self) {
-      environmentBytes[name] = raw
-    }
+    // The groups' containers are at their paths outside, which the service finds by this
+    // variable: XDG_DATA_HOME inside is its own container's.
+    let groupsHome = ["XDG_SHARE_GROUPS_HOME": paths.dataHomeLocation.bytes + Array("/xdg-share/groups".utf8)]
+    variables.merge(groupsHome) { $1 }
     // HOME keeps its path inside; without one (or at "/") the sandbox's is an empty /home.
     let home = paths.homeLocation.bytes == Array("/".utf8) ? Array("/home".utf8) : paths.homeLocation.bytes
     let runtime = paths.runtimeDirectoryLocation?.bytes
@@ -204,7 +199,7 @@ public final class ServiceProgram: Sendable {
         !service.applicationGroups.contains($0)
       }
     let groups = groupNames.compactMap { ApplicationGroup($0) }.map {
-      $0.containerLocation(environment: environmentBytes)
+      $0.containerLocation(environment: groupsHome)
     }
     do throws(SystemError) {
       try FileSystem.makeDirectories(container, mode: 0o700)

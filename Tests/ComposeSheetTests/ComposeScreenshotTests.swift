@@ -47,12 +47,7 @@ struct ComposeScreenshotTests {
     let folder = try #require(ProcessInfo.processInfo.environment["XDG_SHARE_SHEET_SCREENSHOTS"])
     let declared = try DeclaredDesktop()
     let id = "org.xdgshare.save-to-folder"
-    let bundle = "\(declared.desktop.userExtensions)/\(id).shareext"
-    try FileManager.default.copyItem(
-      atPath: ComposeHarness.repository.appendingPathComponent("data/extensions/\(id).shareext").path,
-      toPath: bundle)
-    try FileManager.default.createSymbolicLink(
-      atPath: "\(bundle)/share", withDestinationPath: ComposeHarness.built("xdg-share-services"))
+    try declared.installBundled(id)
     let run = try declared.run(
       ["share", "--service", id, declared.file],
       steps: [

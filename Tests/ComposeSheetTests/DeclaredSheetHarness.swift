@@ -19,6 +19,17 @@ final class DeclaredDesktop {
   let file: String
 
   /// - Parameter secure: declares a `Secure` item, "Password", too.
+  /// Installs the bundled service `id` as install.sh does: `data/extensions/<id>.shareext`
+  /// copied into the user's extensions, its program a link to the built `xdg-share-services`.
+  func installBundled(_ id: String) throws {
+    let bundle = "\(desktop.userExtensions)/\(id).shareext"
+    try FileManager.default.copyItem(
+      atPath: ComposeHarness.repository.appendingPathComponent("data/extensions/\(id).shareext").path,
+      toPath: bundle)
+    try FileManager.default.createSymbolicLink(
+      atPath: "\(bundle)/share", withDestinationPath: ComposeHarness.built("xdg-share-services"))
+  }
+
   init(secure: Bool = false) throws {
     desktop = try TemporaryDesktop(prefix: "xdg-share-declared")
     try ComposeHarness.prepare(desktop)

@@ -51,12 +51,7 @@ struct DeclaredSheetUITests {
   @Test func aSheetWithoutTextShowsNoTextField() throws {
     let declared = try DeclaredDesktop()
     let id = "org.xdgshare.save-to-folder"
-    let bundle = "\(declared.desktop.userExtensions)/\(id).shareext"
-    try FileManager.default.copyItem(
-      atPath: ComposeHarness.repository.appendingPathComponent("data/extensions/\(id).shareext").path,
-      toPath: bundle)
-    try FileManager.default.createSymbolicLink(
-      atPath: "\(bundle)/share", withDestinationPath: ComposeHarness.built("xdg-share-services"))
+    try declared.installBundled(id)
     let run = try declared.run(
       ["share", "--service", id, declared.file],
       steps: ["wait-button", "Save", "buttons", "tree", "press", "Cancel", "wait-window-gone"])

@@ -85,6 +85,21 @@ import Testing
     #expect(try secrets.lookup(service: Self.service.id, item: "password") == nil)
   }
 
+  @Test func thePasswordCommandRunsOncePerShare() throws {
+    let command = "\(host.root)/password"
+    try FileSystem.writeAtomically(
+      Array("#!/bin/sh\necho ran >> '\(host.root)/runs'\nprintf s3cr3t\n".utf8), to: Array(command.utf8),
+      mode: 0o755)
+    try write("[WebDAV]\nURL=https://dav.example/\nPasswordCommand=\(command)\n")
+    let outcome = step.run(service: Self.service, items: [], prompt: DefaultsComposePrompt())
+    guard case .posted(let payload, _) = outcome else {
+      Issue.record("not posted: \(outcome)")
+      return
+    }
+    #expect(payload.configuration["password"] == "s3cr3t")
+    #expect(try String(contentsOfFile: "\(host.root)/runs", encoding: .utf8) == "ran\n")
+  }
+
   @Test func aFailingPasswordCommandIsAWarningAndTheShareGoesOn() throws {
     try write("[WebDAV]\nURL=https://dav.example/\nPasswordCommand=/bin/false\n")
     let (values, warnings) = step.currentValues(of: Self.service)

@@ -96,17 +96,8 @@ enum NewCommand {
     let settings = BuildSettings(
       name: options.name, identifier: options.identifier, definitions: options.definitions)
     let port = XcodePort(values, settings: settings)
-    let findings = port.findings.sorted { order($0.path, $1.path, document.positions) }
-    for finding in findings {
-      context.output.diagnostic(
-        Wording.describe(
-          finding, file: file,
-          position: document.positions[finding.path] ?? document.positions[[finding.path[0]]]))
-    }
-    if findings.contains(where: \.isError) {
-      context.output.error(Wording.nothingWritten(bundle))
-      return nil
-    }
+    guard say(port.findings, of: file, in: document, bundle: bundle, context: context, refusing: \.isError)
+    else { return nil }
     var files: [StagedFile] = []
     if let executable = port.executable {
       files.append(StagedFile(bundle + "/" + executable, NewTemplates.notPorted, executable: true))
@@ -200,17 +191,9 @@ enum NewCommand {
     let file = source.displayString
     guard let (document, values) = readPropertyList(source, context: context) else { return nil }
     let port = EntitlementsPort(values, settings: settings, positions: document.positions)
-    let findings = port.findings.sorted { order($0.path, $1.path, document.positions) }
-    for finding in findings {
-      context.output.diagnostic(
-        Wording.describe(
-          finding, file: file,
-          position: document.positions[finding.path] ?? document.positions[[finding.path[0]]]))
-    }
-    if !findings.isEmpty {
-      context.output.error(Wording.nothingWritten(bundle))
-      return nil
-    }
+    guard
+      say(port.findings, of: file, in: document, bundle: bundle, context: context, refusing: { _ in true })
+    else { return nil }
     let written = bundle + "/" + EntitlementKey.fileName
     let files =
       port.kept.isEmpty
@@ -218,6 +201,23 @@ enum NewCommand {
       : [StagedFile(written, PropertyListWriter.xml(.dictionary(port.kept), positions: document.positions))]
     let kept = EntitlementKey.all.filter { port.kept[$0] != nil }
     return (files, Wording.portedEntitlements(written, from: file, kept: kept, leftOut: port.leftOut))
+  }
+
+  /// Says each finding at its place in `file`, in the file's order; when one is `refusing`, says
+  /// that nothing was written and returns false.
+  private static func say(
+    _ findings: [XcodePort.Finding], of file: String, in document: PropertyListDocument, bundle: String,
+    context: ToolContext, refusing: (XcodePort.Finding) -> Bool
+  ) -> Bool {
+    let positions = document.positions
+    for finding in findings.sorted(by: { order($0.path, $1.path, positions) }) {
+      context.output.diagnostic(
+        Wording.describe(
+          finding, file: file, position: positions[finding.path] ?? positions[[finding.path[0]]]))
+    }
+    guard findings.contains(where: refusing) else { return true }
+    context.output.error(Wording.nothingWritten(bundle))
+    return false
   }
 
   /// Findings in the order of the file, by where their values begin; then by key path.

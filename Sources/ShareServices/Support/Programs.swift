@@ -6,14 +6,6 @@ import SharePOSIX
 struct Programs: Sendable {
   let environment: ServiceEnvironment
 
-  /// How a started program went within the time it was given.
-  enum Launch: Equatable, Sendable {
-    /// It ended with this status (128 + the signal number when a signal ended it).
-    case exited(Int32)
-    /// It is still running: it is the application itself, or serves something (a clipboard).
-    case stillRunning
-  }
-
   /// Runs `arguments` to its end with its output captured.
   ///
   /// - Throws: ``ShareError`` naming the program when it cannot be started.
@@ -29,34 +21,6 @@ struct Programs: Sendable {
   /// Runs `arguments` given as strings.
   func run(_ arguments: [String], input: [UInt8] = []) throws(ShareError) -> CapturedRun {
     try run(arguments.map { Array($0.utf8) }, input: input)
-  }
-
-  /// Starts a program that may go on running after the request (a mail composer, an image
-  /// viewer, a clipboard owner), writes `input` to it, and waits at most `grace` seconds for it to
-  /// end.
-  ///
-  /// Its output goes to this process's standard error, the request's log; it is never read,
-  /// so a program that keeps running never blocks on a pipe nobody empties.
-  func launch(_ arguments: [[UInt8]], input: [UInt8]? = nil, grace: Double) throws(ShareError) -> Launch {
-    let child: ChildProcess
-    do {
-      child = try ChildProcess.spawn(
-        arguments, environment: [:], environmentBytes: environment.bytes,
-        standardInput: input == nil ? .null : .pipe,
-        standardOutput: .inherit, standardError: .inherit)
-    } catch {
-      throw Self.startFailure(arguments, error)
-    }
-    if let input, let stdin = child.standardInput {
-      // A program that exits without reading all of it is judged by its exit status.
-      try? stdin.write(input)
-      stdin.close()
-    }
-    switch child.wait(timeout: grace) {
-    case .exited(let status)?: return .exited(status)
-    case .signalled(let signal)?: return .exited(128 + signal)
-    case nil: return .stillRunning
-    }
   }
 
   /// The first line of a program's error output, for a message.
